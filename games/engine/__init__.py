@@ -1,0 +1,159 @@
+"""The rules of Hearts, in pure Python: cards, options, the verifiable deal, hands and matches.
+
+Nothing here knows about Django, the database or the network; the site, the bots, the
+verification page and the tests all ask this package.
+
+A worked example: a match under the Standard rules, dealt from a seed.
+
+>>> from games.engine import Match, Rules, PRESETS, Card
+>>> match = Match(PRESETS["standard"].rules, bytes.fromhex("00" * 32))
+>>> hand = match.hand
+>>> hand.number, hand.direction
+(1, 'left')
+
+Every seat passes three cards; nothing changes hands until the last pass is in.
+
+>>> for seat in range(4):
+...     events = match.pass_cards(seat, hand.holding(seat)[:3])
+>>> events[-1]
+PassesExchanged(direction='left')
+
+Whoever holds the lowest club must lead it; the engine says why any other card is refused.
+
+>>> leader = hand.turn
+>>> hand.legal_plays(leader)
+[Card('2C')]
+>>> hand.why_not(leader, hand.holding(leader)[-1])
+'The first lead must be the 2♣'
+>>> match.play(leader, "2C")
+[CardPlayed(seat=..., card=Card('2C'))]
+
+Playing out of turn, or an illegal card, raises an ``IllegalMoveError`` (a ``ValueError``)
+with the same words and changes nothing:
+
+>>> match.play(leader, hand.holding(leader)[0])
+Traceback (most recent call last):
+...
+games.engine.errors.NotYourTurnError: It is not your turn
+
+The log of moves and the seed are the whole record:
+
+>>> copy = Match.from_json(match.to_json())
+>>> copy.snapshot() == match.snapshot()
+True
+
+What one seat may know, for the bot and the table page, is :func:`seat_view`.
+"""
+
+from .cards import (
+    ALL_CARDS,
+    Card,
+    Suit,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_cards,
+    points_of,
+)
+from .deal import Deal, deal_hand, deal_masks, fingerprint, new_seed, shuffle
+from .errors import (
+    HeartsError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidPassError,
+    InvalidRulesError,
+    MatchOverError,
+    NotYourTurnError,
+    RecordError,
+    WrongPhaseError,
+)
+from .events import (
+    CardPlayed,
+    Event,
+    HandDealt,
+    HandScored,
+    HeartsBroken,
+    KittyTaken,
+    MatchEnded,
+    MoonChoiceAsked,
+    MoonShot,
+    PassesExchanged,
+    PassMade,
+    TrickTaken,
+    event_to_json,
+)
+from .hand import Hand, Move, Phase, Trick
+from .match import Match, Result, places_for
+from .rules import (
+    CARD_SECONDS,
+    PASS_SECONDS,
+    PRESETS,
+    Clock,
+    FirstLead,
+    MoonRule,
+    Preset,
+    Rules,
+    ShortPack,
+    TieRule,
+    pass_direction_name,
+)
+from .view import SeatView, seat_view
+
+__all__ = [
+    "ALL_CARDS",
+    "CARD_SECONDS",
+    "PASS_SECONDS",
+    "PRESETS",
+    "Card",
+    "CardPlayed",
+    "Clock",
+    "Deal",
+    "Event",
+    "FirstLead",
+    "Hand",
+    "HandDealt",
+    "HandScored",
+    "HeartsBroken",
+    "HeartsError",
+    "IllegalMoveError",
+    "InvalidCardError",
+    "InvalidPassError",
+    "InvalidRulesError",
+    "KittyTaken",
+    "Match",
+    "MatchEnded",
+    "MatchOverError",
+    "MoonChoiceAsked",
+    "MoonRule",
+    "MoonShot",
+    "Move",
+    "NotYourTurnError",
+    "PassMade",
+    "PassesExchanged",
+    "Phase",
+    "Preset",
+    "RecordError",
+    "Result",
+    "Rules",
+    "SeatView",
+    "ShortPack",
+    "Suit",
+    "TieRule",
+    "Trick",
+    "TrickTaken",
+    "WrongPhaseError",
+    "cards_of",
+    "deal_hand",
+    "deal_masks",
+    "event_to_json",
+    "fingerprint",
+    "format_cards",
+    "mask_of",
+    "new_seed",
+    "parse_cards",
+    "pass_direction_name",
+    "places_for",
+    "points_of",
+    "seat_view",
+    "shuffle",
+]

@@ -1,0 +1,568 @@
+"""One hand: the pass, thirteen tricks (fewer or more with other table sizes) and the score.
+
+>>> from games.engine import Hand, Rules, parse_cards
+>>> hand = Hand(Rules(), 4, [  # hand 4 holds the cards: no pass
+...     parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+...     parse_cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"),
+...     parse_cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
+...     parse_cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"),
+... ])
+>>> hand.turn, hand.legal_plays(0)
+(0, [Card('2C')])
+>>> hand.why_not(0, Card.parse("AC"))
+'The first lead must be the 2♣'
+>>> events = hand.play(0, "2C")
+>>> hand.turn, hand.why_not(1, Card.parse("QD"))
+(1, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import Any, NamedTuple, NoReturn
+
+from .cards import (
+    ALL_CARDS,
+    HEARTS_MASK,
+    JD_BIT,
+    PENALTY_MASK,
+    QS_BIT,
+    SUIT_MASKS,
+    Card,
+    Suit,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_cards,
+    points_of,
+)
+from .deal import deal_masks
+from .errors import (
+    IllegalMoveError,
+    InvalidPassError,
+    NotYourTurnError,
+    RecordError,
+    WrongPhaseError,
+)
+from .events import (
+    CardPlayed,
+    Event,
+    HandScored,
+    HeartsBroken,
+    KittyTaken,
+    MoonChoiceAsked,
+    MoonShot,
+    PassesExchanged,
+    PassMade,
+    TrickTaken,
+)
+from .rules import PASS_SIZE, FirstLead, MoonRule, Rules, pass_direction_name
+
+
+_new = tuple.__new__
+
+
+class Phase(StrEnum):
+    PASSING = "passing"
+    PLAYING = "playing"
+    MOON_CHOICE = "moon_choice"  # the shooter decides how the moon scores
+    OVER = "over"
+
+
+MOON_CHOICES = (MoonRule.OTHERS.value, MoonRule.SELF.value)
+# Enum members are slow to look up on their class (Python 3.11); the hot path uses this alias.
+_PLAYING = Phase.PLAYING
+
+
+class Move(NamedTuple):
+    """One entry of the move log.
+
+    ``kind`` is ``pass`` (three cards), ``play`` (one card), ``moon`` (``choice`` is ``others``
+    or ``self``) or ``resign`` (``choice`` says why: ``resigned``, ``left``, ``timed out``).
+    ``timeout`` marks a pass or play that the table made for a seat whose time ran out.
+    """
+
+    kind: str
+    seat: int
+    cards: tuple[Card, ...] = ()
+    choice: str = ""
+    timeout: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.cards:
+            data["cards"] = format_cards(self.cards)
+        if self.choice:
+            data["choice"] = self.choice
+        if self.timeout:
+            data["timeout"] = True
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Move:
+        try:
+            kind, seat = data["kind"], data["seat"]
+            cards = tuple(parse_cards(data.get("cards", "")))
+            choice, timeout = data.get("choice", ""), data.get("timeout", False)
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise RecordError(f"Not a move: {data!r}") from error
+        if kind not in ("pass", "play", "moon", "resign") or not isinstance(seat, int):
+            raise RecordError(f"Not a move: {data!r}")
+        if not isinstance(choice, str) or not isinstance(timeout, bool):
+            raise RecordError(f"Not a move: {data!r}")
+        return cls(kind, seat, cards, choice, timeout)
+
+
+class Trick(NamedTuple):
+    leader: int
+    cards: tuple[Card, ...]  # in the order played, from the leader round
+    winner: int
+
+    def seat_of(self, position: int, players: int) -> int:
+        return (self.leader + position) % players
+
+
+class Hand:
+    """The state of one hand. Ask (``legal_plays``, ``why_not``) before acting; every action
+    returns the events it caused or raises an :class:`IllegalMoveError` and changes nothing.
+
+    ``totals`` are the running totals before this hand: the automatic moon rule needs them.
+    """
+
+    __slots__ = (
+        "_hands", "_legal", "_must_lead", "_passes", "_protect_first", "_queen_breaks",
+        "_taken", "_won", "dealer", "dealt", "direction", "hearts_broken", "kitty",
+        "kitty_taker", "leader", "moves", "number", "pass_offset", "phase", "players",
+        "points", "rules", "shooter", "sun", "totals_before", "trick", "tricks",
+        "tricks_per_hand", "turn",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        rules: Rules,
+        number: int,
+        hands: Sequence[Iterable[Card | str]],
+        kitty: Iterable[Card | str] = (),
+        totals: Sequence[int] | None = None,
+    ) -> None:
+        masks = [mask_of(parse_cards(cards)) for cards in hands]
+        self._setup(rules, number, masks, mask_of(parse_cards(kitty)), totals)
+        self._check_deal([len(list(cards)) for cards in hands])
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        seed: bytes,
+        number: int,
+        added_seeds: Sequence[str] = (),
+        totals: Sequence[int] | None = None,
+    ) -> Hand:
+        """Hand ``number`` (from 1) dealt from the game's seed (see docs/fairness.md)."""
+        masks, kitty = deal_masks(rules, seed, number, added_seeds)
+        hand = cls.__new__(cls)
+        hand._setup(rules, number, masks, kitty, totals)
+        return hand
+
+    def _setup(
+        self,
+        rules: Rules,
+        number: int,
+        masks: list[int],
+        kitty: int,
+        totals: Sequence[int] | None,
+    ) -> None:
+        n = rules.players
+        self.rules = rules
+        self.number = number
+        self.players = n
+        self.dealer = rules.dealer(number)
+        self.pass_offset = rules.pass_offset(number)
+        self.direction = pass_direction_name(self.pass_offset, n)
+        self.totals_before = tuple(totals) if totals is not None else (0,) * n
+        self.dealt = tuple(masks)
+        self.kitty = kitty
+        self.tricks_per_hand = rules.hand_size
+        self.moves: list[Move] = []
+        self._hands = list(masks)
+        self._passes = [0] * n
+        self._taken = [0] * n
+        self._won = [0] * n
+        self.trick: list[int] = []  # card indexes of the trick in progress
+        self.tricks: list[Trick] = []
+        self.leader = self.turn = -1
+        self.hearts_broken = False
+        self.kitty_taker: int | None = None
+        self.shooter: int | None = None
+        self.sun = False
+        self.points: tuple[int, ...] | None = None
+        self._must_lead = -1
+        self._legal = -1  # the legal mask of the seat to play, once asked; -1 when unknown
+        self._protect_first = not rules.points_on_first_trick
+        self._queen_breaks = rules.queen_breaks_hearts
+        self.phase = Phase.PASSING
+        if self.pass_offset == 0:
+            self._start_play()
+
+    def _check_deal(self, sizes: list[int]) -> None:
+        n, rules = self.players, self.rules
+        if len(self.dealt) != n or self.number < 1 or len(self.totals_before) != n:
+            raise IllegalMoveError(f"A hand of {n} players needs {n} hands, numbered from 1")
+        if any(size != rules.hand_size for size in sizes):
+            raise IllegalMoveError(f"Each player holds {rules.hand_size} cards")
+        union = self.kitty
+        for mask in self.dealt:
+            if union & mask:
+                raise IllegalMoveError("A card was dealt twice")
+            union |= mask
+        if union != mask_of(rules.deck) or self.kitty.bit_count() != rules.kitty_size:
+            raise IllegalMoveError("The cards dealt are not the pack these rules play with")
+
+    # Questions -------------------------------------------------------------------------
+
+    def holding(self, seat: int) -> list[Card]:
+        """The cards in a seat's hand now, in pack order."""
+        return cards_of(self._hands[seat])
+
+    def passed(self, seat: int) -> list[Card] | None:
+        """The three cards a seat chose to pass, once chosen."""
+        return cards_of(self._passes[seat]) if self._passes[seat] else None
+
+    def received(self, seat: int) -> list[Card] | None:
+        """The cards passed to a seat, once the passes have been exchanged."""
+        if self.pass_offset == 0 or self.phase is Phase.PASSING:
+            return None
+        return cards_of(self._passes[(seat - self.pass_offset) % self.players])
+
+    def pass_target(self, seat: int) -> int:
+        return (seat + self.pass_offset) % self.players
+
+    def has_passed(self, seat: int) -> bool:
+        return bool(self._passes[seat])
+
+    def taken(self, seat: int) -> list[Card]:
+        """Every card a seat has taken in tricks (and the kitty, if it took it)."""
+        return cards_of(self._taken[seat])
+
+    def tricks_won(self, seat: int) -> int:
+        return self._won[seat]
+
+    def penalty_points(self) -> tuple[int, ...]:
+        """Hearts and the queen each seat has taken so far, before any moon or jack."""
+        return tuple(points_of(mask) for mask in self._taken)
+
+    def seat_of_card_in_trick(self, position: int) -> int:
+        return (self.leader + position) % self.players
+
+    @property
+    def current_trick(self) -> list[tuple[int, Card]]:
+        """(seat, card) for each card of the trick in progress."""
+        return [(self.seat_of_card_in_trick(i), ALL_CARDS[c]) for i, c in enumerate(self.trick)]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def cards_played(self) -> int:
+        return len(self.tricks) * self.players + len(self.trick)
+
+    def legal_plays(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now: empty unless it is that seat's turn to play."""
+        if self.phase is not Phase.PLAYING or seat != self.turn:
+            return []
+        return cards_of(self.legal_mask(seat))
+
+    def legal_mask(self, seat: int) -> int:
+        """:meth:`legal_plays` as a bit mask of card indexes (for bots and simulations)."""
+        if seat != self.turn or self.phase is not _PLAYING:
+            return 0
+        if self._legal >= 0:
+            return self._legal
+        hand = self._hands[seat]
+        trick = self.trick
+        first = self._protect_first and not self.tricks
+        if not trick:
+            if self._must_lead >= 0:
+                legal = 1 << self._must_lead
+            elif not self.hearts_broken and hand & ~HEARTS_MASK:
+                legal = hand & ~HEARTS_MASK
+            else:
+                legal = hand
+        elif hand & SUIT_MASKS[trick[0] // 13]:
+            legal = hand & SUIT_MASKS[trick[0] // 13]
+        elif self.rules.old_queen and hand & QS_BIT:
+            # The queen must go now, unless the first trick is protected and she need not.
+            legal = QS_BIT if not first or not hand & ~PENALTY_MASK else hand
+        else:
+            legal = hand
+        if first and legal & ~PENALTY_MASK:
+            legal &= ~PENALTY_MASK
+        self._legal = legal
+        return legal
+
+    def is_legal(self, seat: int, card: Card) -> bool:
+        return self.why_not(seat, card) is None
+
+    def why_not(self, seat: int, card: Card) -> str | None:
+        """``None`` if ``seat`` may play ``card`` now, else the reason in plain words."""
+        if self.phase is Phase.PASSING:
+            return "Cards are being passed: choose three to pass first"
+        if self.phase is not Phase.PLAYING:
+            return "The hand is over"
+        if seat != self.turn:
+            return "It is not your turn"
+        bit = 1 << card.index
+        hand = self._hands[seat]
+        if not hand & bit:
+            return f"You do not hold the {card.display}"
+        legal = self.legal_mask(seat)
+        if legal & bit:
+            return None
+        if not self.trick:
+            if self._must_lead >= 0:
+                return f"The first lead must be the {ALL_CARDS[self._must_lead].display}"
+            if bit & HEARTS_MASK and not self.hearts_broken:
+                return "Hearts are not broken yet"
+            return "No points on the first trick"
+        led = Suit(self.trick[0] // 13)
+        if hand & SUIT_MASKS[led]:
+            return f"You must follow {led.plural}"
+        if legal == QS_BIT:
+            return "The old queen rule: the Q♠ must be discarded now"
+        return "No points on the first trick"
+
+    def reasons(self, seat: int) -> dict[Card, str]:
+        """For every card in the seat's hand that cannot be played now, why not."""
+        reasons = {}
+        for card in self.holding(seat):
+            reason = self.why_not(seat, card)
+            if reason is not None:
+                reasons[card] = reason
+        return reasons
+
+    # Actions ---------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> list[Event]:
+        """Carry out one logged move (``pass``, ``play`` or ``moon``)."""
+        if move.kind == "pass":
+            return self.pass_cards(move.seat, move.cards, timeout=move.timeout)
+        if move.kind == "play" and len(move.cards) == 1:
+            return self.play(move.seat, move.cards[0], timeout=move.timeout)
+        if move.kind == "moon":
+            return self.choose_moon(move.seat, move.choice)
+        raise RecordError(f"A hand cannot apply {move!r}")
+
+    def pass_cards(
+        self, seat: int, cards: Iterable[Card | str], *, timeout: bool = False
+    ) -> list[Event]:
+        """Choose three cards to pass. Nothing changes hands until every seat has passed."""
+        self._check_seat(seat)
+        if self.phase is not Phase.PASSING:
+            raise WrongPhaseError("This is not the time to pass cards")
+        if self._passes[seat]:
+            raise InvalidPassError("You have already passed")
+        chosen = parse_cards(cards)
+        mask = mask_of(chosen)
+        if len(chosen) != PASS_SIZE or mask.bit_count() != PASS_SIZE:
+            raise InvalidPassError(f"Choose exactly {PASS_SIZE} different cards to pass")
+        if mask & ~self._hands[seat]:
+            raise InvalidPassError("You can only pass cards from your own hand")
+        self._passes[seat] = mask
+        self.moves.append(Move("pass", seat, tuple(cards_of(mask)), timeout=timeout))
+        events: list[Event] = [PassMade(seat)]
+        if all(self._passes):
+            self._exchange()
+            events.append(PassesExchanged(self.direction))
+        return events
+
+    def _exchange(self) -> None:
+        n, hands = self.players, self._hands
+        for seat, mask in enumerate(self._passes):
+            hands[seat] &= ~mask
+        for seat, mask in enumerate(self._passes):
+            hands[(seat + self.pass_offset) % n] |= mask
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAYING
+        if self.rules.first_lead is FirstLead.LOWEST_CLUB:
+            clubs = 0
+            for mask in self._hands:
+                clubs |= mask & SUIT_MASKS[Suit.CLUBS]
+            low = clubs & -clubs
+            self._must_lead = low.bit_length() - 1
+            self.leader = next(s for s, mask in enumerate(self._hands) if mask & low)
+        else:
+            self.leader = (self.dealer + 1) % self.players
+        self.turn = self.leader
+
+    def play(self, seat: int, card: Card | str, *, timeout: bool = False) -> list[Event]:
+        """Play one card to the trick."""
+        # The hot path of every simulation: tuples are built with tuple.__new__, which skips
+        # NamedTuple's Python-level constructor.
+        if card.__class__ is not Card:
+            card = Card.parse(card)  # type: ignore[arg-type]
+        index = card.index  # type: ignore[union-attr]
+        bit = 1 << index
+        legal = self._legal
+        if legal < 0 or seat != self.turn:
+            legal = self.legal_mask(seat)
+        if not bit & legal:
+            self._reject(seat, index)
+        self._hands[seat] ^= bit
+        self._must_lead = self._legal = -1
+        card = ALL_CARDS[index]
+        self.moves.append(_new(Move, ("play", seat, (card,), "", timeout)))
+        trick = self.trick
+        trick.append(index)
+        events: list[Event] = [_new(CardPlayed, (seat, card))]
+        if not self.hearts_broken and (bit & HEARTS_MASK or (bit == QS_BIT and self._queen_breaks)):
+            self.hearts_broken = True
+            events.append(_new(HeartsBroken, (seat,)))
+        if len(trick) < self.players:
+            self.turn = (seat + 1) % self.players
+        else:
+            self._take_trick(events)
+        return events
+
+    def _reject(self, seat: int, index: int) -> NoReturn:
+        self._check_seat(seat)
+        reason = self.why_not(seat, ALL_CARDS[index]) or ""
+        if self.phase is not Phase.PLAYING:
+            raise WrongPhaseError(reason)
+        raise (NotYourTurnError if seat != self.turn else IllegalMoveError)(reason)
+
+    def _take_trick(self, events: list[Event]) -> None:
+        trick, n = self.trick, self.players
+        led = trick[0] // 13
+        best, position, mask = trick[0], 0, 0
+        for i, card in enumerate(trick):
+            mask |= 1 << card
+            if card > best and card // 13 == led:
+                best, position = card, i
+        winner = (self.leader + position) % n
+        self._taken[winner] |= mask
+        self._won[winner] += 1
+        cards = tuple([ALL_CARDS[c] for c in trick])
+        self.tricks.append(_new(Trick, (self.leader, cards, winner)))
+        points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+        events.append(_new(TrickTaken, (winner, cards, points)))
+        if self.kitty and self.kitty_taker is None and mask & PENALTY_MASK:
+            self.kitty_taker = winner
+            self._taken[winner] |= self.kitty
+            events.append(KittyTaken(winner))
+        self.trick = []
+        self.leader = self.turn = winner
+        if len(self.tricks) == self.tricks_per_hand:
+            self._score(events)
+
+    def _score(self, events: list[Event]) -> None:
+        self.turn = -1
+        raw = [points_of(mask) for mask in self._taken]
+        all_points = points_of(PENALTY_MASK)
+        if all_points not in raw:
+            self._finish(raw, events)
+            return
+        shooter = self.shooter = raw.index(all_points)
+        self.sun = self.rules.shoot_the_sun and self._won[shooter] == self.tricks_per_hand
+        events.append(MoonShot(shooter, self.sun))
+        rule = self.rules.moon
+        if rule is MoonRule.CHOOSE:
+            self.phase = Phase.MOON_CHOICE
+            self.turn = shooter
+            events.append(MoonChoiceAsked(shooter))
+            return
+        if rule is MoonRule.AUTOMATIC:
+            rule = MoonRule.SELF if self._shooter_would_trail() else MoonRule.OTHERS
+        self._finish(self._moon_points(rule), events)
+
+    def _moon_points(self, rule: MoonRule) -> list[int]:
+        amount = 52 if self.sun else 26
+        if rule is MoonRule.SELF:
+            return [-amount if seat == self.shooter else 0 for seat in range(self.players)]
+        return [0 if seat == self.shooter else amount for seat in range(self.players)]
+
+    def _shooter_would_trail(self) -> bool:
+        """Automatic moon: would giving the points away end the match with the shooter behind?"""
+        points = self._with_jack(self._moon_points(MoonRule.OTHERS))
+        totals = [before + p for before, p in zip(self.totals_before, points, strict=True)]
+        shooter_total = totals[self.shooter] if self.shooter is not None else 0
+        return max(totals) >= self.rules.target and shooter_total > min(totals)
+
+    def _with_jack(self, points: list[int]) -> list[int]:
+        if self.rules.jack_of_diamonds:
+            points = list(points)
+            for seat, mask in enumerate(self._taken):
+                if mask & JD_BIT:
+                    points[seat] -= 10
+        return points
+
+    def _finish(self, points: list[int], events: list[Event]) -> None:
+        self.points = tuple(self._with_jack(points))
+        self.phase = Phase.OVER
+        self.turn = -1
+        events.append(HandScored(self.number, self.points))
+
+    def choose_moon(self, seat: int, choice: str) -> list[Event]:
+        """The shooter's choice: ``"others"`` (everybody else +26) or ``"self"`` (-26)."""
+        self._check_seat(seat)
+        if self.phase is not Phase.MOON_CHOICE:
+            raise WrongPhaseError("There is no moon to score")
+        if seat != self.shooter:
+            raise NotYourTurnError("Only the player who shot the moon chooses how it scores")
+        if choice not in MOON_CHOICES:
+            raise IllegalMoveError("Choose 'others' (they take the points) or 'self' (you lose them)")
+        self.moves.append(Move("moon", seat, choice=choice))
+        events: list[Event] = []
+        self._finish(self._moon_points(MoonRule(choice)), events)
+        return events
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalMoveError(f"There is no seat {seat!r} at this table")
+
+    # Records ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal and the moves: enough to rebuild this exact state with :meth:`from_json`."""
+        return {
+            "rules": self.rules.to_json(),
+            "number": self.number,
+            "dealt": [format_cards(cards_of(mask)) for mask in self.dealt],
+            "kitty": format_cards(cards_of(self.kitty)),
+            "totals": list(self.totals_before),
+            "moves": [move.to_json() for move in self.moves],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Hand:
+        """Deal the recorded cards and replay the recorded moves."""
+        try:
+            rules = Rules.from_json(data["rules"])
+            dealt = [parse_cards(cards) for cards in data["dealt"]]
+            hand = cls(rules, data["number"], dealt, parse_cards(data["kitty"]), data["totals"])
+            moves = [Move.from_json(move) for move in data["moves"]]
+        except (KeyError, TypeError) as error:
+            raise RecordError(f"Not a hand record: {error}") from error
+        for move in moves:
+            hand.apply(move)
+        return hand
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything about the state, in plain values: equal snapshots, equal states."""
+        return {
+            "phase": self.phase.value,
+            "hands": [format_cards(cards_of(mask)) for mask in self._hands],
+            "passes": [format_cards(cards_of(mask)) for mask in self._passes],
+            "trick": format_cards(ALL_CARDS[c] for c in self.trick),
+            "tricks": [(t.leader, format_cards(t.cards), t.winner) for t in self.tricks],
+            "taken": [format_cards(cards_of(mask)) for mask in self._taken],
+            "turn": self.turn,
+            "hearts_broken": self.hearts_broken,
+            "kitty_taker": self.kitty_taker,
+            "shooter": self.shooter,
+            "points": self.points,
+            "moves": [move.to_json() for move in self.moves],
+        }

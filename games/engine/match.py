@@ -1,0 +1,203 @@
+"""A match: hands dealt from one seed until somebody reaches the target, or the game ends early.
+
+The move log and the seed are the whole record: :meth:`Match.from_json` replays them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .deal import check_seed, fingerprint
+from .errors import IllegalMoveError, MatchOverError, RecordError
+from .events import Event, HandDealt, MatchEnded
+from .hand import Hand, Move, Phase
+from .rules import Rules, TieRule
+
+END_REASONS = ("target", "resigned", "left", "timed out", "aborted")
+
+
+def places_for(totals: Sequence[int], last: int | None = None) -> tuple[int, ...]:
+    """One plus the number of seats with a strictly lower total; ``last`` is placed last.
+
+    >>> places_for([40, 40, 76, 106])
+    (1, 1, 3, 4)
+    >>> places_for([40, 40, 76, 106], last=0)
+    (4, 1, 2, 3)
+    """
+    seats = [s for s in range(len(totals)) if s != last]
+    places = [0] * len(totals)
+    for seat in seats:
+        places[seat] = 1 + sum(1 for other in seats if totals[other] < totals[seat])
+    if last is not None:
+        places[last] = len(totals)
+    return tuple(places)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a match ended. ``places`` is empty for an aborted game (no result)."""
+
+    reason: str
+    places: tuple[int, ...]
+    totals: tuple[int, ...]
+    forfeited: int | None = None  # the seat that resigned, left or missed a deadline
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+
+class Match:
+    """A whole game of Hearts between ``rules.players`` seats.
+
+    >>> match = Match(Rules(), bytes(32))
+    >>> match.hand.number, match.hand.direction, match.totals
+    (1, 'left', (0, 0, 0, 0))
+    """
+
+    def __init__(self, rules: Rules, seed: bytes, added_seeds: Sequence[str] = ()) -> None:
+        self.rules = rules
+        self.seed = check_seed(seed)
+        self.added_seeds = tuple(added_seeds)
+        if self.added_seeds and len(self.added_seeds) != rules.players:
+            raise IllegalMoveError("Added seeds are one per seat (an empty one for none)")
+        self.totals: tuple[int, ...] = (0,) * rules.players
+        self.hands: list[Hand] = []  # finished hands, in order
+        self.moves: list[Move] = []
+        self.result: Result | None = None
+        self.hand = self._deal(1)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.seed)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def version(self) -> int:
+        """The number of moves so far: the site's optimistic-locking version."""
+        return len(self.moves)
+
+    @property
+    def cards_played(self) -> int:
+        return sum(h.cards_played for h in self.hands) + self.hand.cards_played
+
+    def hand_points(self) -> list[tuple[int, ...]]:
+        """The points each finished hand added to the totals."""
+        return [hand.points for hand in self.hands if hand.points is not None]
+
+    def _deal(self, number: int) -> Hand:
+        return Hand.deal(self.rules, self.seed, number, self.added_seeds, self.totals)
+
+    # Actions ---------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> list[Event]:
+        if self.result is not None:
+            raise MatchOverError("The game is over")
+        if move.kind == "resign":
+            return self.resign(move.seat, move.choice or "resigned")
+        return self._act(lambda: self.hand.apply(move))
+
+    def pass_cards(
+        self, seat: int, cards: Iterable[Card | str], *, timeout: bool = False
+    ) -> list[Event]:
+        return self._act(lambda: self.hand.pass_cards(seat, cards, timeout=timeout))
+
+    def play(self, seat: int, card: Card | str, *, timeout: bool = False) -> list[Event]:
+        return self._act(lambda: self.hand.play(seat, card, timeout=timeout))
+
+    def choose_moon(self, seat: int, choice: str) -> list[Event]:
+        return self._act(lambda: self.hand.choose_moon(seat, choice))
+
+    def _act(self, action: Any) -> list[Event]:
+        if self.result is not None:
+            raise MatchOverError("The game is over")
+        events: list[Event] = action()
+        self.moves.append(self.hand.moves[-1])
+        if self.hand.phase is Phase.OVER:
+            events += self._next_hand()
+        return events
+
+    def _next_hand(self) -> list[Event]:
+        hand = self.hand
+        assert hand.points is not None
+        self.hands.append(hand)
+        self.totals = tuple(t + p for t, p in zip(self.totals, hand.points, strict=True))
+        if max(self.totals) >= self.rules.target:
+            lowest = min(self.totals)
+            shared = self.totals.count(lowest) > 1
+            if not (shared and self.rules.ties is TieRule.PLAY_ON):
+                return self._end(Result("target", places_for(self.totals), self.totals))
+        self.hand = self._deal(hand.number + 1)
+        return [HandDealt(self.hand.number, self.hand.direction)]
+
+    def resign(self, seat: int, reason: str = "resigned") -> list[Event]:
+        """End the game against ``seat`` (``reason``: resigned, left or timed out).
+
+        The hand in progress is not scored; a game in which no card was played is aborted.
+        """
+        if self.result is not None:
+            raise MatchOverError("The game is over")
+        if not 0 <= seat < self.players or isinstance(seat, bool):
+            raise IllegalMoveError(f"There is no seat {seat!r} at this table")
+        if reason not in END_REASONS[1:4]:
+            raise IllegalMoveError(f"A game cannot end early because of {reason!r}")
+        self.moves.append(Move("resign", seat, choice=reason))
+        if self.cards_played == 0:
+            return self._end(Result("aborted", (), self.totals, seat))
+        return self._end(Result(reason, places_for(self.totals, last=seat), self.totals, seat))
+
+    def _end(self, result: Result) -> list[Event]:
+        self.result = result
+        return [MatchEnded(result.reason, result.places)]
+
+    # Records ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The record: rules, seed, added seeds and every move. Publish only once it is over."""
+        return {
+            "rules": self.rules.to_json(),
+            "seed": self.seed.hex(),
+            "added_seeds": list(self.added_seeds),
+            "moves": [move.to_json() for move in self.moves],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        """Rebuild a match by dealing from its seed and replaying its moves."""
+        try:
+            rules = Rules.from_json(data["rules"])
+            seed = bytes.fromhex(data["seed"])
+            match = cls(rules, seed, data.get("added_seeds", ()))
+            moves = [Move.from_json(move) for move in data["moves"]]
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"Not a game record: {error}") from error
+        for move in moves:
+            match.apply(move)
+        return match
+
+    @classmethod
+    def replay(
+        cls, rules: Rules, seed: bytes, moves: Iterable[Move], added_seeds: Sequence[str] = ()
+    ) -> Match:
+        match = cls(rules, seed, added_seeds)
+        for move in moves:
+            match.apply(move)
+        return match
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "totals": self.totals,
+            "hand_points": self.hand_points(),
+            "result": None if self.result is None else vars(self.result),
+            "hand": self.hand.snapshot(),
+        }

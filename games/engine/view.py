@@ -1,0 +1,115 @@
+"""What one seat may know: the input of the bot and of the table page.
+
+A view holds the seat's own hand, the pass it made and the one it received, every card played
+so far, the points taken and the totals; never another seat's hidden cards. A spectator's view
+(``seat=None``) holds no hand at all. After the match is over the whole record is public and
+the verification pages read the :class:`~games.engine.match.Match` itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card, cards_of, points_of
+from .hand import Hand, Phase, Trick
+from .match import Match, Result
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class SeatView:
+    rules: Rules
+    seat: int | None
+    hand_number: int
+    dealer: int
+    direction: str  # of the pass: left, right, across, two left, two right or hold
+    pass_target: int | None
+    phase: Phase
+    turn: int  # -1 when nobody is to play
+    hand: tuple[Card, ...]
+    passed: tuple[Card, ...] | None  # what this seat chose to pass
+    received: tuple[Card, ...] | None  # what was passed to it (brass tabs at the table)
+    has_passed: tuple[bool, ...]
+    trick: tuple[tuple[int, Card], ...]  # the trick in progress: (seat, card)
+    tricks: tuple[Trick, ...]  # the finished tricks of this hand
+    hearts_broken: bool
+    card_counts: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    points_taken: tuple[int, ...]  # in this hand, as far as this seat can see
+    kitty_size: int
+    kitty_taker: int | None
+    kitty: tuple[Card, ...] | None  # its cards, only for the seat that took it
+    totals: tuple[int, ...]
+    hand_points: tuple[tuple[int, ...], ...]
+    last_hand: tuple[int, ...] | None  # points of the hand just finished
+    shooter: int | None
+    legal: tuple[Card, ...] = ()
+    reasons: dict[Card, str] = field(default_factory=dict)
+    result: Result | None = None
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.turn == self.seat
+
+
+def seat_view(match: Match, seat: int | None) -> SeatView:
+    """Exactly what ``seat`` may know now (``None``: a spectator)."""
+    hand = match.hand
+    mine = seat is not None
+    kitty = None
+    if mine and hand.kitty_taker == seat:
+        kitty = tuple(cards_of(hand.kitty))
+    return SeatView(
+        rules=match.rules,
+        seat=seat,
+        hand_number=hand.number,
+        dealer=hand.dealer,
+        direction=hand.direction,
+        pass_target=hand.pass_target(seat) if mine and hand.pass_offset else None,
+        phase=hand.phase,
+        turn=hand.turn,
+        hand=tuple(hand.holding(seat)) if mine else (),
+        passed=_tuple(hand.passed(seat)) if mine else None,
+        received=_tuple(hand.received(seat)) if mine else None,
+        has_passed=tuple(hand.has_passed(s) for s in range(match.players)),
+        trick=tuple(hand.current_trick),
+        tricks=tuple(hand.tricks),
+        hearts_broken=hand.hearts_broken,
+        card_counts=tuple(len(hand.holding(s)) for s in range(match.players)),
+        tricks_won=tuple(hand.tricks_won(s) for s in range(match.players)),
+        points_taken=_visible_points(hand, seat),
+        kitty_size=hand.kitty.bit_count(),
+        kitty_taker=hand.kitty_taker,
+        kitty=kitty,
+        totals=match.totals,
+        hand_points=tuple(match.hand_points()),
+        last_hand=match.hands[-1].points if match.hands else None,
+        shooter=hand.shooter,
+        legal=tuple(hand.legal_plays(seat)) if mine else (),
+        reasons=hand.reasons(seat) if mine and hand.phase is Phase.PLAYING else {},
+        result=match.result,
+    )
+
+
+def _tuple(cards: list[Card] | None) -> tuple[Card, ...] | None:
+    return None if cards is None else tuple(cards)
+
+
+def _visible_points(hand: Hand, seat: int | None) -> tuple[int, ...]:
+    """Points in the tricks each seat took; the face-down kitty counts only for its taker's eyes
+    until the hand is scored."""
+    points = []
+    for s in range(hand.players):
+        mask = 0
+        for trick in hand.tricks:
+            if trick.winner == s:
+                for card in trick.cards:
+                    mask |= 1 << card.index
+        if hand.kitty_taker == s and (s == seat or hand.is_over):
+            mask |= hand.kitty
+        points.append(points_of(mask))
+    return tuple(points)
