@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import ALL_CARDS, Hand, Phase, Rules  # noqa: E402
-from games.engine.rules import FirstLead, MoonRule, ShortPack  # noqa: E402
+from games.engine import Hand, Phase, Rules
+from games.engine.rules import FirstLead, MoonRule, ShortPack
 
 SLOWEST = Rules(
     players=6,
@@ -32,23 +32,29 @@ SLOWEST = Rules(
 )
 
 
-def random_index(mask: int, rnd: random.Random) -> int:
-    """A uniformly chosen set bit of ``mask``."""
-    for _ in range(int(rnd.random() * mask.bit_count())):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
+def random_bits(mask: int, count: int, rnd: random.Random) -> int:
+    """``count`` set bits of ``mask`` chosen uniformly, as a mask."""
+    chosen = 0
+    for _ in range(count):
+        rest = mask & ~chosen
+        for _ in range(int(rnd.random() * rest.bit_count())):
+            rest &= rest - 1
+        chosen |= rest & -rest
+    return chosen
 
 
 def play_random_hand(rules: Rules, seed: bytes, number: int, rnd: random.Random) -> Hand:
     hand = Hand.deal(rules, seed, number)
     if hand.phase is Phase.PASSING:
         for seat in range(rules.players):
-            held = hand.holding(seat)
-            hand.pass_cards(seat, rnd.sample(held, 3))
-    playing = Phase.PLAYING
+            hand.pass_mask(seat, random_bits(hand.holding_mask(seat), 3, rnd))
+    playing, draw = Phase.PLAYING, rnd.random
     while hand.phase is playing:
         seat = hand.turn
-        hand.play(seat, ALL_CARDS[random_index(hand.legal_mask(seat), rnd)])
+        legal = hand.legal_mask(seat)
+        for _ in range(int(draw() * legal.bit_count())):  # drop a random number of low bits
+            legal &= legal - 1
+        hand.play_index(seat, (legal & -legal).bit_length() - 1)
     if hand.phase is Phase.MOON_CHOICE:
         hand.choose_moon(hand.turn, "others")
     return hand
@@ -69,7 +75,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per rule set")
     args = parser.parse_args()
-    for name, rules in (("standard", Rules()), ("slowest (6 players, kitty, all options)", SLOWEST)):
+    for name, rules in (
+        ("standard", Rules()),
+        ("slowest (6 players, kitty, all options)", SLOWEST),
+    ):
         print(f"{hands_per_second(rules, args.seconds):8.0f} hands/s  {name}")
 
 

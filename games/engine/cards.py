@@ -24,7 +24,8 @@ RANK_CHARS: Final = "23456789TJQKA"
 SUIT_CHARS: Final = "CDHS"
 SUIT_SYMBOLS: Final = "♣♦♥♠"
 RANK_NAMES: Final = (
-    "two three four five six seven eight nine ten jack queen king ace".split()
+    *("two", "three", "four", "five", "six", "seven", "eight"),
+    *("nine", "ten", "jack", "queen", "king", "ace"),
 )
 
 
@@ -164,9 +165,12 @@ def mask_of(cards: Iterable[Card]) -> int:
 
 # The cards of every byte of a mask, by byte position: cards_of joins seven lookups.
 _BYTE_CARDS: Final = tuple(
-    tuple(tuple(ALL_CARDS[8 * pos + b] for b in range(8) if value >> b & 1) for value in range(256))
-    for pos in range(6)
-) + (tuple(tuple(ALL_CARDS[48 + b] for b in range(4) if value >> b & 1) for value in range(16)),)
+    tuple(
+        tuple(ALL_CARDS[8 * pos + b] for b in range(8) if value >> b & 1 and 8 * pos + b < 52)
+        for value in range(256)
+    )
+    for pos in range(7)
+)
 
 
 def cards_of(mask: int) -> list[Card]:

@@ -55,14 +55,14 @@ def check_seed(seed: bytes) -> bytes:
 
 def deal_message(hand_number: int, deck: Sequence[Card], added_seeds: Sequence[str] = ()) -> bytes:
     """The text that, with the seed as key, fixes one hand's shuffle (see docs/fairness.md)."""
-    lines = [ALGORITHM, f"hand {hand_number}", _deck_line(tuple(deck))]
+    lines = [ALGORITHM, f"hand {hand_number}", "cards " + " ".join(str(card) for card in deck)]
     lines += ["added " + hashlib.sha256(s.encode()).hexdigest() for s in added_seeds]
     return ("\n".join(lines) + "\n").encode()
 
 
-@lru_cache(maxsize=64)
-def _deck_line(deck: tuple[Card, ...]) -> str:
-    return "cards " + " ".join(str(card) for card in deck)
+@lru_cache(maxsize=256)
+def _message(hand_number: int, rules: Rules, added_seeds: tuple[str, ...]) -> bytes:
+    return deal_message(hand_number, rules.deck, added_seeds)
 
 
 # For each bound, bytes at or above the limit are rejected: they would favour small indexes.
@@ -80,14 +80,18 @@ def shuffle(seed: bytes, message: bytes, cards: Sequence[Card]) -> list[Card]:
 
 
 def _shuffle_in_place(seed: bytes, message: bytes, deck: list[Any]) -> None:
-    stream, pos, block = b"", 0, 0
+    # Two blocks nearly always suffice (51 draws plus a few rejections for a full pack);
+    # reading past the end fetches the next block.
+    stream = _block(seed, message, 0) + _block(seed, message, 1)
+    pos = 0
     for i in range(len(deck) - 1, 0, -1):
         limit = _LIMITS[i + 1]
         while True:
-            if pos == len(stream):
-                stream = hmac.digest(seed, message + block.to_bytes(4, "big"), "sha256")
-                pos, block = 0, block + 1
-            byte = stream[pos]
+            try:
+                byte = stream[pos]
+            except IndexError:
+                stream += _block(seed, message, len(stream) // 32)
+                continue
             pos += 1
             if byte < limit:
                 break
@@ -95,9 +99,11 @@ def _shuffle_in_place(seed: bytes, message: bytes, deck: list[Any]) -> None:
         deck[i], deck[j] = deck[j], deck[i]
 
 
-def deal_hand(
-    rules: Rules, seed: bytes, hand_number: int, added_seeds: Sequence[str] = ()
-) -> Deal:
+def _block(seed: bytes, message: bytes, number: int) -> bytes:
+    return hmac.digest(seed, message + number.to_bytes(4, "big"), "sha256")
+
+
+def deal_hand(rules: Rules, seed: bytes, hand_number: int, added_seeds: Sequence[str] = ()) -> Deal:
     """Shuffle the pack for ``hand_number`` (1 for the first hand) and deal it.
 
     Cards go one at a time to the dealer's left and round; what is left over is the kitty.
@@ -118,7 +124,7 @@ def deal_masks(
     if hand_number < 1:
         raise HeartsError("Hands are numbered from 1")
     bits = [1 << card.index for card in rules.deck]
-    _shuffle_in_place(check_seed(seed), deal_message(hand_number, rules.deck, added_seeds), bits)
+    _shuffle_in_place(check_seed(seed), _message(hand_number, rules, tuple(added_seeds)), bits)
     n, dealt = rules.players, rules.players * rules.hand_size
     first = rules.dealer(hand_number) + 1
     masks = [0] * n

@@ -1,12 +1,16 @@
 """One hand: the pass, thirteen tricks (fewer or more with other table sizes) and the score.
 
 >>> from games.engine import Hand, Rules, parse_cards
->>> hand = Hand(Rules(), 4, [  # hand 4 holds the cards: no pass
-...     parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
-...     parse_cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"),
-...     parse_cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
-...     parse_cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"),
-... ])
+>>> hand = Hand(
+...     Rules(),
+...     4,
+...     [  # hand 4 holds the cards: no pass
+...         parse_cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"),
+...         parse_cards("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"),
+...         parse_cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
+...         parse_cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"),
+...     ],
+... )
 >>> hand.turn, hand.legal_plays(0)
 (0, [Card('2C')])
 >>> hand.why_not(0, Card.parse("AC"))
@@ -59,7 +63,6 @@ from .events import (
 )
 from .rules import PASS_SIZE, FirstLead, MoonRule, Rules, pass_direction_name
 
-
 _new = tuple.__new__
 
 
@@ -73,6 +76,8 @@ class Phase(StrEnum):
 MOON_CHOICES = (MoonRule.OTHERS.value, MoonRule.SELF.value)
 # Enum members are slow to look up on their class (Python 3.11); the hot path uses this alias.
 _PLAYING = Phase.PLAYING
+_ALONE = tuple((card,) for card in ALL_CARDS)
+_CARD_AT = ALL_CARDS.__getitem__
 
 
 class Move(NamedTuple):
@@ -118,6 +123,8 @@ class Trick(NamedTuple):
     leader: int
     cards: tuple[Card, ...]  # in the order played, from the leader round
     winner: int
+    points: int  # penalty points in the trick's cards
+    kitty: int = 0  # mask of the kitty's cards if this trick took it, else 0
 
     def seat_of(self, position: int, players: int) -> int:
         return (self.leader + position) % players
@@ -358,24 +365,38 @@ class Hand:
         self, seat: int, cards: Iterable[Card | str], *, timeout: bool = False
     ) -> list[Event]:
         """Choose three cards to pass. Nothing changes hands until every seat has passed."""
+        chosen = parse_cards(cards)
+        mask = mask_of(chosen)
+        if len(chosen) != PASS_SIZE or mask.bit_count() != PASS_SIZE:
+            self._check_pass(seat)
+            raise InvalidPassError(f"Choose exactly {PASS_SIZE} different cards to pass")
+        self.pass_mask(seat, mask, timeout)
+        if self.phase is Phase.PASSING:
+            return [PassMade(seat)]
+        return [PassMade(seat), PassesExchanged(self.direction)]
+
+    def pass_mask(self, seat: int, mask: int, timeout: bool = False) -> None:
+        """:meth:`pass_cards` by bit mask, without building events (for simulations)."""
+        self._check_pass(seat)
+        if mask.bit_count() != PASS_SIZE:
+            raise InvalidPassError(f"Choose exactly {PASS_SIZE} different cards to pass")
+        if mask & ~self._hands[seat]:
+            raise InvalidPassError("You can only pass cards from your own hand")
+        self._passes[seat] = mask
+        self.moves.append(_new(Move, ("pass", seat, tuple(cards_of(mask)), "", timeout)))
+        if all(self._passes):
+            self._exchange()
+
+    def _check_pass(self, seat: int) -> None:
         self._check_seat(seat)
         if self.phase is not Phase.PASSING:
             raise WrongPhaseError("This is not the time to pass cards")
         if self._passes[seat]:
             raise InvalidPassError("You have already passed")
-        chosen = parse_cards(cards)
-        mask = mask_of(chosen)
-        if len(chosen) != PASS_SIZE or mask.bit_count() != PASS_SIZE:
-            raise InvalidPassError(f"Choose exactly {PASS_SIZE} different cards to pass")
-        if mask & ~self._hands[seat]:
-            raise InvalidPassError("You can only pass cards from your own hand")
-        self._passes[seat] = mask
-        self.moves.append(Move("pass", seat, tuple(cards_of(mask)), timeout=timeout))
-        events: list[Event] = [PassMade(seat)]
-        if all(self._passes):
-            self._exchange()
-            events.append(PassesExchanged(self.direction))
-        return events
+
+    def holding_mask(self, seat: int) -> int:
+        """:meth:`holding` as a bit mask of card indexes."""
+        return self._hands[seat]
 
     def _exchange(self) -> None:
         n, hands = self.players, self._hands
@@ -399,12 +420,33 @@ class Hand:
         self.turn = self.leader
 
     def play(self, seat: int, card: Card | str, *, timeout: bool = False) -> list[Event]:
-        """Play one card to the trick."""
-        # The hot path of every simulation: tuples are built with tuple.__new__, which skips
-        # NamedTuple's Python-level constructor.
+        """Play one card to the trick; returns what happened."""
         if card.__class__ is not Card:
             card = Card.parse(card)  # type: ignore[arg-type]
-        index = card.index  # type: ignore[union-attr]
+        assert isinstance(card, Card)
+        hearts_broken, tricks = self.hearts_broken, len(self.tricks)
+        self.play_index(seat, card.index, timeout)
+        events: list[Event] = [CardPlayed(seat, card)]
+        if self.hearts_broken and not hearts_broken:
+            events.append(HeartsBroken(seat))
+        if len(self.tricks) > tricks:
+            trick = self.tricks[-1]
+            events.append(TrickTaken(trick.winner, trick.cards, trick.points))
+            if self.kitty_taker is not None and self.kitty_taker == trick.winner and trick.kitty:
+                events.append(KittyTaken(trick.winner))
+            if self.shooter is not None:
+                events.append(MoonShot(self.shooter, self.sun))
+            if self.phase is Phase.MOON_CHOICE:
+                events.append(MoonChoiceAsked(self.turn))
+            elif self.points is not None:
+                events.append(HandScored(self.number, self.points))
+        return events
+
+    def play_index(self, seat: int, index: int, timeout: bool = False) -> None:
+        """:meth:`play` by card index, without building events: the path simulations use.
+
+        It checks the move exactly as :meth:`play` does.
+        """
         bit = 1 << index
         legal = self._legal
         if legal < 0 or seat != self.turn:
@@ -413,19 +455,16 @@ class Hand:
             self._reject(seat, index)
         self._hands[seat] ^= bit
         self._must_lead = self._legal = -1
-        card = ALL_CARDS[index]
-        self.moves.append(_new(Move, ("play", seat, (card,), "", timeout)))
+        # tuple.__new__ skips NamedTuple's slower Python-level constructor on this hot path.
+        self.moves.append(_new(Move, ("play", seat, _ALONE[index], "", timeout)))
         trick = self.trick
         trick.append(index)
-        events: list[Event] = [_new(CardPlayed, (seat, card))]
         if not self.hearts_broken and (bit & HEARTS_MASK or (bit == QS_BIT and self._queen_breaks)):
             self.hearts_broken = True
-            events.append(_new(HeartsBroken, (seat,)))
         if len(trick) < self.players:
             self.turn = (seat + 1) % self.players
         else:
-            self._take_trick(events)
-        return events
+            self._take_trick()
 
     def _reject(self, seat: int, index: int) -> NoReturn:
         self._check_seat(seat)
@@ -434,49 +473,48 @@ class Hand:
             raise WrongPhaseError(reason)
         raise (NotYourTurnError if seat != self.turn else IllegalMoveError)(reason)
 
-    def _take_trick(self, events: list[Event]) -> None:
-        trick, n = self.trick, self.players
+    def _take_trick(self) -> None:
+        trick = self.trick
         led = trick[0] // 13
         best, position, mask = trick[0], 0, 0
         for i, card in enumerate(trick):
             mask |= 1 << card
             if card > best and card // 13 == led:
                 best, position = card, i
-        winner = (self.leader + position) % n
+        winner = (self.leader + position) % self.players
         self._taken[winner] |= mask
         self._won[winner] += 1
-        cards = tuple([ALL_CARDS[c] for c in trick])
-        self.tricks.append(_new(Trick, (self.leader, cards, winner)))
-        points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-        events.append(_new(TrickTaken, (winner, cards, points)))
+        kitty = 0
         if self.kitty and self.kitty_taker is None and mask & PENALTY_MASK:
+            # The kitty goes, face down, to the first trick that holds a penalty card.
+            kitty = self.kitty
             self.kitty_taker = winner
-            self._taken[winner] |= self.kitty
-            events.append(KittyTaken(winner))
+            self._taken[winner] |= kitty
+        points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+        cards = tuple(map(_CARD_AT, trick))
+        self.tricks.append(_new(Trick, (self.leader, cards, winner, points, kitty)))
         self.trick = []
         self.leader = self.turn = winner
         if len(self.tricks) == self.tricks_per_hand:
-            self._score(events)
+            self._score()
 
-    def _score(self, events: list[Event]) -> None:
+    def _score(self) -> None:
         self.turn = -1
         raw = [points_of(mask) for mask in self._taken]
         all_points = points_of(PENALTY_MASK)
         if all_points not in raw:
-            self._finish(raw, events)
+            self._finish(raw)
             return
         shooter = self.shooter = raw.index(all_points)
         self.sun = self.rules.shoot_the_sun and self._won[shooter] == self.tricks_per_hand
-        events.append(MoonShot(shooter, self.sun))
         rule = self.rules.moon
         if rule is MoonRule.CHOOSE:
             self.phase = Phase.MOON_CHOICE
             self.turn = shooter
-            events.append(MoonChoiceAsked(shooter))
             return
         if rule is MoonRule.AUTOMATIC:
             rule = MoonRule.SELF if self._shooter_would_trail() else MoonRule.OTHERS
-        self._finish(self._moon_points(rule), events)
+        self._finish(self._moon_points(rule))
 
     def _moon_points(self, rule: MoonRule) -> list[int]:
         amount = 52 if self.sun else 26
@@ -499,11 +537,10 @@ class Hand:
                     points[seat] -= 10
         return points
 
-    def _finish(self, points: list[int], events: list[Event]) -> None:
+    def _finish(self, points: list[int]) -> None:
         self.points = tuple(self._with_jack(points))
         self.phase = Phase.OVER
         self.turn = -1
-        events.append(HandScored(self.number, self.points))
 
     def choose_moon(self, seat: int, choice: str) -> list[Event]:
         """The shooter's choice: ``"others"`` (everybody else +26) or ``"self"`` (-26)."""
@@ -513,11 +550,13 @@ class Hand:
         if seat != self.shooter:
             raise NotYourTurnError("Only the player who shot the moon chooses how it scores")
         if choice not in MOON_CHOICES:
-            raise IllegalMoveError("Choose 'others' (they take the points) or 'self' (you lose them)")
+            raise IllegalMoveError(
+                "Choose 'others' (they take the points) or 'self' (you lose them)"
+            )
         self.moves.append(Move("moon", seat, choice=choice))
-        events: list[Event] = []
-        self._finish(self._moon_points(MoonRule(choice)), events)
-        return events
+        self._finish(self._moon_points(MoonRule(choice)))
+        assert self.points is not None
+        return [HandScored(self.number, self.points)]
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:

@@ -101,6 +101,7 @@ class Rules:
     clock: Clock = Clock.RELAXED
     # Derived once, for speed; not options.
     deck: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, kind in _ENUM_FIELDS.items():
@@ -125,6 +126,11 @@ class Rules:
         if self.short_pack is ShortPack.KITTY:
             removed = set()
         object.__setattr__(self, "deck", tuple(c for c in ALL_CARDS if c not in removed))
+        # Rules key the deal's caches; hashing the enum fields each time would be slow.
+        object.__setattr__(self, "_hash", hash(tuple(str(v) for v in self.to_json().values())))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def removed_cards(self) -> tuple[Card, ...]:

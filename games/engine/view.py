@@ -8,7 +8,7 @@ the verification pages read the :class:`~games.engine.match.Match` itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .cards import Card, cards_of, points_of
 from .hand import Hand, Phase, Trick
@@ -59,39 +59,47 @@ class SeatView:
 def seat_view(match: Match, seat: int | None) -> SeatView:
     """Exactly what ``seat`` may know now (``None``: a spectator)."""
     hand = match.hand
-    mine = seat is not None
-    kitty = None
-    if mine and hand.kitty_taker == seat:
-        kitty = tuple(cards_of(hand.kitty))
-    return SeatView(
+    n = match.players
+    public = SeatView(
         rules=match.rules,
-        seat=seat,
+        seat=None,
         hand_number=hand.number,
         dealer=hand.dealer,
         direction=hand.direction,
-        pass_target=hand.pass_target(seat) if mine and hand.pass_offset else None,
+        pass_target=None,
         phase=hand.phase,
         turn=hand.turn,
-        hand=tuple(hand.holding(seat)) if mine else (),
-        passed=_tuple(hand.passed(seat)) if mine else None,
-        received=_tuple(hand.received(seat)) if mine else None,
-        has_passed=tuple(hand.has_passed(s) for s in range(match.players)),
+        hand=(),
+        passed=None,
+        received=None,
+        has_passed=tuple(hand.has_passed(s) for s in range(n)),
         trick=tuple(hand.current_trick),
         tricks=tuple(hand.tricks),
         hearts_broken=hand.hearts_broken,
-        card_counts=tuple(len(hand.holding(s)) for s in range(match.players)),
-        tricks_won=tuple(hand.tricks_won(s) for s in range(match.players)),
+        card_counts=tuple(hand.holding_mask(s).bit_count() for s in range(n)),
+        tricks_won=tuple(hand.tricks_won(s) for s in range(n)),
         points_taken=_visible_points(hand, seat),
         kitty_size=hand.kitty.bit_count(),
         kitty_taker=hand.kitty_taker,
-        kitty=kitty,
+        kitty=None,
         totals=match.totals,
         hand_points=tuple(match.hand_points()),
         last_hand=match.hands[-1].points if match.hands else None,
         shooter=hand.shooter,
-        legal=tuple(hand.legal_plays(seat)) if mine else (),
-        reasons=hand.reasons(seat) if mine and hand.phase is Phase.PLAYING else {},
         result=match.result,
+    )
+    if seat is None:
+        return public
+    return replace(
+        public,
+        seat=seat,
+        pass_target=hand.pass_target(seat) if hand.pass_offset else None,
+        hand=tuple(hand.holding(seat)),
+        passed=_tuple(hand.passed(seat)),
+        received=_tuple(hand.received(seat)),
+        kitty=tuple(cards_of(hand.kitty)) if hand.kitty_taker == seat else None,
+        legal=tuple(hand.legal_plays(seat)),
+        reasons=hand.reasons(seat) if hand.phase is Phase.PLAYING else {},
     )
 
 
