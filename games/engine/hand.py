@@ -124,7 +124,6 @@ class Trick(NamedTuple):
     cards: tuple[Card, ...]  # in the order played, from the leader round
     winner: int
     points: int  # penalty points in the trick's cards
-    kitty: int = 0  # mask of the kitty's cards if this trick took it, else 0
 
     def seat_of(self, position: int, players: int) -> int:
         return (self.leader + position) % players
@@ -153,9 +152,11 @@ class Hand:
         kitty: Iterable[Card | str] = (),
         totals: Sequence[int] | None = None,
     ) -> None:
-        masks = [mask_of(parse_cards(cards)) for cards in hands]
-        self._setup(rules, number, masks, mask_of(parse_cards(kitty)), totals)
-        self._check_deal([len(list(cards)) for cards in hands])
+        dealt = [parse_cards(cards) for cards in hands]
+        masks = [mask_of(cards) for cards in dealt]
+        kitty_mask = mask_of(parse_cards(kitty))
+        _check_deal(rules, number, dealt, masks, kitty_mask, totals)
+        self._setup(rules, number, masks, kitty_mask, totals)
 
     @classmethod
     def deal(
@@ -211,20 +212,6 @@ class Hand:
         self.phase = Phase.PASSING
         if self.pass_offset == 0:
             self._start_play()
-
-    def _check_deal(self, sizes: list[int]) -> None:
-        n, rules = self.players, self.rules
-        if len(self.dealt) != n or self.number < 1 or len(self.totals_before) != n:
-            raise IllegalMoveError(f"A hand of {n} players needs {n} hands, numbered from 1")
-        if any(size != rules.hand_size for size in sizes):
-            raise IllegalMoveError(f"Each player holds {rules.hand_size} cards")
-        union = self.kitty
-        for mask in self.dealt:
-            if union & mask:
-                raise IllegalMoveError("A card was dealt twice")
-            union |= mask
-        if union != mask_of(rules.deck) or self.kitty.bit_count() != rules.kitty_size:
-            raise IllegalMoveError("The cards dealt are not the pack these rules play with")
 
     # Questions -------------------------------------------------------------------------
 
@@ -334,7 +321,7 @@ class Hand:
                 return "Hearts are not broken yet"
             return "No points on the first trick"
         led = Suit(self.trick[0] // 13)
-        if hand & SUIT_MASKS[led]:
+        if hand & SUIT_MASKS[led] and card.suit is not led:
             return f"You must follow {led.plural}"
         if legal == QS_BIT:
             return "The old queen rule: the Q♠ must be discarded now"
@@ -424,7 +411,7 @@ class Hand:
         if card.__class__ is not Card:
             card = Card.parse(card)  # type: ignore[arg-type]
         assert isinstance(card, Card)
-        hearts_broken, tricks = self.hearts_broken, len(self.tricks)
+        hearts_broken, tricks, kitty_taker = self.hearts_broken, len(self.tricks), self.kitty_taker
         self.play_index(seat, card.index, timeout)
         events: list[Event] = [CardPlayed(seat, card)]
         if self.hearts_broken and not hearts_broken:
@@ -432,8 +419,8 @@ class Hand:
         if len(self.tricks) > tricks:
             trick = self.tricks[-1]
             events.append(TrickTaken(trick.winner, trick.cards, trick.points))
-            if self.kitty_taker is not None and self.kitty_taker == trick.winner and trick.kitty:
-                events.append(KittyTaken(trick.winner))
+            if self.kitty_taker is not None and kitty_taker is None:
+                events.append(KittyTaken(self.kitty_taker))
             if self.shooter is not None:
                 events.append(MoonShot(self.shooter, self.sun))
             if self.phase is Phase.MOON_CHOICE:
@@ -484,15 +471,13 @@ class Hand:
         winner = (self.leader + position) % self.players
         self._taken[winner] |= mask
         self._won[winner] += 1
-        kitty = 0
         if self.kitty and self.kitty_taker is None and mask & PENALTY_MASK:
             # The kitty goes, face down, to the first trick that holds a penalty card.
-            kitty = self.kitty
             self.kitty_taker = winner
-            self._taken[winner] |= kitty
+            self._taken[winner] |= self.kitty
         points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
         cards = tuple(map(_CARD_AT, trick))
-        self.tricks.append(_new(Trick, (self.leader, cards, winner, points, kitty)))
+        self.tricks.append(_new(Trick, (self.leader, cards, winner, points)))
         self.trick = []
         self.leader = self.turn = winner
         if len(self.tricks) == self.tricks_per_hand:
@@ -605,3 +590,27 @@ class Hand:
             "points": self.points,
             "moves": [move.to_json() for move in self.moves],
         }
+
+
+def _check_deal(
+    rules: Rules,
+    number: int,
+    dealt: list[list[Card]],
+    masks: list[int],
+    kitty: int,
+    totals: Sequence[int] | None,
+) -> None:
+    n = rules.players
+    if len(dealt) != n or (totals is not None and len(totals) != n):
+        raise IllegalMoveError(f"A hand of {n} players needs {n} hands and {n} totals")
+    if number < 1:
+        raise IllegalMoveError("Hands are numbered from 1")
+    if any(len(cards) != rules.hand_size for cards in dealt):
+        raise IllegalMoveError(f"Each player holds {rules.hand_size} cards")
+    union = kitty
+    for mask, cards in zip(masks, dealt, strict=True):
+        if union & mask or mask.bit_count() != len(cards):
+            raise IllegalMoveError("A card was dealt twice")
+        union |= mask
+    if union != mask_of(rules.deck) or kitty.bit_count() != rules.kitty_size:
+        raise IllegalMoveError("The cards dealt are not the pack these rules play with")

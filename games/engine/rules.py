@@ -114,9 +114,9 @@ class Rules:
         for name in _BOOL_FIELDS:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRulesError(f"{name} must be true or false")
-        if isinstance(self.players, bool) or self.players not in _PASS_CYCLES:
+        if type(self.players) is not int or self.players not in _PASS_CYCLES:
             raise InvalidRulesError("Hearts is played by 3, 4, 5 or 6 players")
-        if isinstance(self.target, bool) or not isinstance(self.target, int):
+        if type(self.target) is not int:
             raise InvalidRulesError("The target must be a whole number")
         if not 25 <= self.target <= 500:
             raise InvalidRulesError("The target must be between 25 and 500 points")
@@ -225,7 +225,8 @@ class Preset:
         if refused:
             raise InvalidRulesError(f"{self.title} does not offer: {', '.join(refused)}")
         if "target" in changes and changes["target"] not in self.targets:
-            raise InvalidRulesError(f"{self.title} plays to {self.targets[0]} points")
+            targets = " or ".join(str(target) for target in self.targets)
+            raise InvalidRulesError(f"{self.title} plays to {targets} points")
         return self.rules.replace(players=players, **changes)
 
 
