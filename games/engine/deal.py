@@ -55,14 +55,26 @@ def check_seed(seed: bytes) -> bytes:
 
 def deal_message(hand_number: int, deck: Sequence[Card], added_seeds: Sequence[str] = ()) -> bytes:
     """The text that, with the seed as key, fixes one hand's shuffle (see docs/fairness.md)."""
-    lines = [ALGORITHM, f"hand {hand_number}", "cards " + " ".join(str(card) for card in deck)]
-    lines += ["added " + hashlib.sha256(s.encode()).hexdigest() for s in added_seeds]
-    return ("\n".join(lines) + "\n").encode()
+    return _message(hand_number, _deck_line(tuple(deck)), _added_lines(tuple(added_seeds)))
+
+
+def _message(hand_number: int, deck_line: str, added_lines: str) -> bytes:
+    return f"{ALGORITHM}\nhand {hand_number}\n{deck_line}\n{added_lines}".encode()
+
+
+@lru_cache(maxsize=64)
+def _deck_line(deck: tuple[Card, ...]) -> str:
+    return "cards " + " ".join(str(card) for card in deck)
+
+
+@lru_cache(maxsize=64)
+def _rules_deck_line(rules: Rules) -> str:
+    return _deck_line(rules.deck)  # keyed by the rules, whose hash is cached: cheaper
 
 
 @lru_cache(maxsize=256)
-def _message(hand_number: int, rules: Rules, added_seeds: tuple[str, ...]) -> bytes:
-    return deal_message(hand_number, rules.deck, added_seeds)
+def _added_lines(added_seeds: tuple[str, ...]) -> str:
+    return "".join(f"added {hashlib.sha256(s.encode()).hexdigest()}\n" for s in added_seeds)
 
 
 # For each bound, bytes at or above the limit are rejected: they would favour small indexes.
@@ -124,7 +136,8 @@ def deal_masks(
     if hand_number < 1:
         raise HeartsError("Hands are numbered from 1")
     bits = [1 << card.index for card in rules.deck]
-    _shuffle_in_place(check_seed(seed), _message(hand_number, rules, tuple(added_seeds)), bits)
+    message = _message(hand_number, _rules_deck_line(rules), _added_lines(tuple(added_seeds)))
+    _shuffle_in_place(check_seed(seed), message, bits)
     n, dealt = rules.players, rules.players * rules.hand_size
     first = rules.dealer(hand_number) + 1
     masks = [0] * n
