@@ -1,0 +1,124 @@
+"""Websockets: the live table and the lobby.
+
+A table socket may watch (anyone) or play (the person in a seat). Every move is one small JSON
+message; the consumer checks its shape, then calls the service in a thread. Errors go back to
+that socket only. When the group hears ``table.updated`` (which carries no cards), each socket
+renders its own seat's fragments and pushes them; htmx swaps them in by id.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from . import selectors, services
+from .models import Game, Table
+
+log = logging.getLogger(__name__)
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.group = services.table_group(self.table_id)
+        table = await database_sync_to_async(Table.objects.filter(pk=self.table_id).first)()
+        code = _query_value(self.scope, "code")
+        allowed = table is not None and await database_sync_to_async(selectors.can_view)(
+            table, self.user, code
+        )
+        if not allowed:
+            await self.close(code=4403)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_table()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None or len(text_data) > settings.HEARTS_WS_MAX_MESSAGE:
+            await self.send_error("That message is too long or not text")
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self.send_error("That message is not JSON")
+            return
+        try:
+            await database_sync_to_async(self._move)(data)
+        except services.StaleVersion as error:
+            await self.send_error(str(error))
+            await self.send_table()
+        except services.ServiceError as error:
+            await self.send_error(str(error))
+
+    def _move(self, data: Any) -> None:
+        action, cards, choice, version = services.check_move_shape(data)
+        if self.user is None or not self.user.is_authenticated:
+            raise services.ServiceError("Log in and take a seat to play")
+        game = Game.objects.filter(table_id=self.table_id).order_by("-number").first()
+        if game is None:
+            raise services.ServiceError("The game has not started")
+        seat = services.seat_of(game, self.user)
+        if seat is None:
+            raise services.ServiceError("You are watching this table: only its players can move")
+        if action == "resign":
+            services.resign(game.pk, seat)
+            return
+        services.act(game.pk, seat, action, version=version, cards=cards, choice=choice)
+
+    async def table_updated(self, event: dict[str, Any]) -> None:
+        await self.send_table()
+
+    async def send_table(self) -> None:
+        html = await database_sync_to_async(self._render)()
+        await self.send(text_data=html)
+
+    def _render(self) -> str:
+        table = Table.objects.get(pk=self.table_id)
+        game = table.current_game()
+        context: dict[str, Any] = {"table": table, "user": self.user}
+        if game is not None:
+            context.update(selectors.table_view(game, self.user))
+        return render_to_string("games/_live.html", context)
+
+    async def send_error(self, message: str) -> None:
+        html = render_to_string("games/_flash.html", {"error": message})
+        await self.send(text_data=html)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        pass  # the lobby only listens
+
+    async def lobby_updated(self, event: dict[str, Any]) -> None:
+        html = await database_sync_to_async(self._render)()
+        await self.send(text_data=html)
+
+    def _render(self) -> str:
+        return render_to_string(
+            "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
+        )
+
+
+def _query_value(scope: dict[str, Any], name: str) -> str | None:
+    from urllib.parse import parse_qs
+
+    values = parse_qs(scope.get("query_string", b"").decode()).get(name)
+    return values[0] if values else None

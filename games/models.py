@@ -1,0 +1,186 @@
+"""Tables, their seats, the games played at them and each game's append-only move log.
+
+The move log and the seed are the source of truth: ``Game.match()`` rebuilds the engine's state
+from them. Nothing here changes a game: ``games.services`` does, under a lock.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games.engine import PRESETS, Match, Move, Rules, fingerprint, new_seed, parse_cards
+
+
+def _invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        CLOSED = "closed", "Closed"
+
+    class BotLevel(models.TextChoices):
+        EASY = "easy", "Easy"
+        NORMAL = "normal", "Normal"
+        STRONG = "strong", "Strong"
+
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    preset = models.CharField(max_length=20, default="standard")
+    rules = models.JSONField()
+    rated = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, unique=True, default=_invite_code)
+    bot_level = models.CharField(max_length=10, choices=BotLevel, default=BotLevel.NORMAL)
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table", args=[self.pk])
+
+    @property
+    def engine_rules(self) -> Rules:
+        return Rules.from_json(self.rules)
+
+    @property
+    def players(self) -> int:
+        return int(self.rules.get("players", 4))
+
+    @property
+    def preset_title(self) -> str:
+        preset = PRESETS.get(self.preset)
+        return preset.title if preset else "Custom"
+
+    def current_game(self) -> Game | None:
+        return self.games.order_by("-number").first()
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="one_seat_per_index"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                name="one_seat_per_user",
+                condition=models.Q(user__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.index}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(default=1)  # 1 for the first game, then rematches
+    rules = models.JSONField()
+    seed = models.BinaryField(max_length=32, default=new_seed, editable=False)
+    fingerprint = models.CharField(max_length=64, editable=False)
+    added_seeds = models.JSONField(default=list, blank=True)
+    version = models.PositiveIntegerField(default=0)  # the number of moves in the log
+    status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
+    rated = models.BooleanField(default=False)
+    result = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_game_number_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.fingerprint:
+            self.fingerprint = fingerprint(bytes(self.seed))
+        super().save(*args, **kwargs)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+    def engine_moves(self) -> list[Move]:
+        return [row.to_engine() for row in self.moves.order_by("number")]
+
+    def match(self) -> Match:
+        """The engine's state, rebuilt from the seed and the move log."""
+        return Match.replay(
+            Rules.from_json(self.rules), bytes(self.seed), self.engine_moves(), self.added_seeds
+        )
+
+
+class GamePlayer(models.Model):
+    """Who sat where for one game: people and bots, fixed when the game starts."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    is_bot = models.BooleanField(default=False)
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_seat")]
+
+    @property
+    def name(self) -> str:
+        if self.is_bot:
+            return f"Bot {self.seat + 1}"
+        return self.user.username if self.user else "(gone)"
+
+
+class MoveRecord(models.Model):
+    """One entry of a game's append-only move log."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()  # 1, 2, ...: the game's version after this move
+    kind = models.CharField(max_length=10)
+    seat = models.PositiveSmallIntegerField()
+    cards = models.CharField(max_length=20, blank=True)
+    choice = models.CharField(max_length=20, blank=True)
+    timeout = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_move_per_number")
+        ]
+
+    def to_engine(self) -> Move:
+        return Move(self.kind, self.seat, tuple(parse_cards(self.cards)), self.choice, self.timeout)

@@ -1,0 +1,176 @@
+"""Reads: the lobby, and a table as one seat (or a spectator) may see it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Q, QuerySet
+
+from games.engine import Card, Match, Phase, SeatView, seat_view
+
+from .models import Game, GamePlayer, Table
+
+
+def lobby_tables() -> QuerySet[Table]:
+    """Public tables that are open or playing, newest first."""
+    return (
+        Table.objects.filter(private=False)
+        .exclude(status=Table.Status.CLOSED)
+        .annotate(
+            taken=Count("seats", filter=Q(seats__user__isnull=False) | Q(seats__is_bot=True)),
+        )
+        .select_related("host")
+        .prefetch_related("seats__user")[:50]
+    )
+
+
+def can_view(table: Table, user: AbstractBaseUser | AnonymousUser, code: str | None) -> bool:
+    if not table.private or code == table.invite_code:
+        return True
+    return bool(user.is_authenticated and table.seats.filter(user_id=user.pk).exists())
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    seat: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    position: str  # where the seat sits on screen, relative to the viewer: bottom, left, ...
+    cards: int
+    points: int  # taken this hand, as far as the viewer can see
+    total: int
+    passed: bool
+    to_play: bool
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    card: Card
+    legal: bool
+    reason: str
+    received: bool  # passed to this seat this hand: shown with a brass tab
+
+
+def _positions(players: int, me: int | None) -> list[str]:
+    layouts = {
+        3: ["bottom", "left", "right"],
+        4: ["bottom", "left", "top", "right"],
+        5: ["bottom", "left", "top-left", "top-right", "right"],
+        6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+    }
+    layout = layouts[players]
+    base = me or 0
+    return [layout[(seat - base) % players] for seat in range(players)]
+
+
+def table_view(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """Everything the table page shows to ``user``: only what their seat may know."""
+    match = game.match()
+    players = list(game.players.select_related("user"))
+    me = next(
+        (
+            p.seat
+            for p in players
+            if user.is_authenticated and p.user_id == user.pk and not p.is_bot
+        ),
+        None,
+    )
+    return build_context(game, match, players, me)
+
+
+def build_context(
+    game: Game, match: Match, players: list[GamePlayer], me: int | None
+) -> dict[str, Any]:
+    view: SeatView = seat_view(match, me)
+    positions = _positions(match.players, me)
+    infos = [
+        PlayerInfo(
+            seat=p.seat,
+            name=p.name,
+            is_bot=p.is_bot,
+            is_me=p.seat == me,
+            position=positions[p.seat],
+            cards=view.card_counts[p.seat],
+            points=view.points_taken[p.seat],
+            total=view.totals[p.seat],
+            passed=view.has_passed[p.seat],
+            to_play=not game.is_over and view.phase is not Phase.PASSING and view.turn == p.seat,
+        )
+        for p in players
+    ]
+    received = set(view.received or ())
+    hand = [
+        CardInfo(card, card in view.legal, view.reasons.get(card, ""), card in received)
+        for card in view.hand
+    ]
+    return {
+        "game": game,
+        "view": view,
+        "me": me,
+        "players": infos,
+        "hand_cards": hand,
+        "trick": [(positions[seat], infos[seat], card) for seat, card in view.trick],
+        "passing": view.phase is Phase.PASSING and not game.is_over,
+        "my_pass_done": me is not None and view.has_passed[me],
+        "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not game.is_over,
+        "hand_rows": [list(points) for points in view.hand_points],
+        "seed_hex": bytes(game.seed).hex() if game.is_over else None,
+        "version": game.version,
+        "status": _status(game, view, infos, me),
+        "last_hand_summary": _last_hand(match, view, infos),
+        "result_rows": _result_rows(game, infos),
+    }
+
+
+def _status(game: Game, view: SeatView, infos: list[PlayerInfo], me: int | None) -> str:
+    if game.status == Game.Status.ABORTED:
+        return "The game was called off before a card was played: no result."
+    if game.is_over:
+        return "The game is over."
+    hand = f"Hand {view.hand_number}"
+    if view.phase is Phase.PASSING:
+        if me is not None and not view.has_passed[me]:
+            return f"{hand}: choose three cards to pass {view.direction}."
+        return f"{hand}: waiting for everyone to pass {view.direction}."
+    if view.phase is Phase.MOON_CHOICE:
+        if view.turn == me:
+            return f"{hand}: you shot the moon! Choose how it scores."
+        return f"{hand}: {infos[view.turn].name} shot the moon and is choosing how it scores."
+    if view.turn == me:
+        if not view.trick:
+            return f"{hand}: your lead."
+        return f"{hand}: your turn ({view.trick[0][1].suit.plural} led)."
+    return f"{hand}: {infos[view.turn].name} to play."
+
+
+def _last_hand(match: Match, view: SeatView, infos: list[PlayerInfo]) -> str:
+    """What the hand just finished scored, shown until the next hand's first card."""
+    if not view.last_hand or (match.hand.cards_played and not match.is_over):
+        return ""
+    parts = [f"{info.name} {points:+d}" for info, points in zip(infos, view.last_hand, strict=True)]
+    hand = len(view.hand_points)
+    return f"Hand {hand} scored: " + ", ".join(parts) + "."
+
+
+def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[str]:
+    result = game.result or {}
+    places = result.get("places") or []
+    if not places:
+        return []
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
+    rows = sorted(zip(places, infos, strict=True), key=lambda pair: (pair[0], pair[1].seat))
+    reason = result.get("reason")
+    lines = []
+    for place, info in rows:
+        note = ""
+        if result.get("forfeited") == info.seat:
+            note = {
+                "resigned": " (resigned)",
+                "left": " (left)",
+                "timed out": " (out of time)",
+            }.get(reason or "", "")
+        lines.append(f"{ordinal.get(place, f'{place}th')}: {info.name}, {info.total} points{note}")
+    return lines

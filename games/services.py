@@ -1,0 +1,349 @@
+"""The write path: every change to a table or a game goes through these functions.
+
+A move is checked and applied in one transaction that holds a lock on the game row: lock,
+check the version the client saw, replay the log into the engine, apply, append to the log,
+save with version + 1. Only after the commit are the tables told (no cards in the message) and
+the bots woken. People, bots and time-outs all come through :func:`act`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AbstractBaseUser, User
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import (
+    PRESETS,
+    HeartsError,
+    IllegalMoveError,
+    Match,
+    Move,
+    Phase,
+    Rules,
+    format_cards,
+    parse_cards,
+)
+
+from .models import Game, GamePlayer, MoveRecord, Seat, Table
+
+log = logging.getLogger(__name__)
+
+
+class ServiceError(ValueError):
+    """A request the site refuses; the message is fit to show the person who made it."""
+
+
+class StaleVersion(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("The table moved on before your move arrived: here it is again")
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+LOBBY_GROUP = "lobby"
+
+
+def _broadcast(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # a lost broadcast must never undo a committed move
+            log.exception("broadcast to %s failed", group)
+
+
+def _table_changed(table: Table, version: int = 0) -> None:
+    table_id = table.pk
+    def tell() -> None:
+        _broadcast(table_group(table_id), {"type": "table.updated", "version": version})
+        _broadcast(LOBBY_GROUP, {"type": "lobby.updated"})
+
+    transaction.on_commit(tell)
+
+
+# Tables and seats ------------------------------------------------------------------------
+
+
+def create_table(
+    host: User,
+    *,
+    preset: str = "standard",
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    rated: bool = False,
+    private: bool = False,
+    bot_level: str = Table.BotLevel.NORMAL,
+) -> Table:
+    """A new table with the host in seat 0."""
+    options = options or {}
+    if preset == "custom":
+        rules = Rules.from_json({"players": players or 4, **options})
+    elif preset in PRESETS:
+        rules = PRESETS[preset].make(players, **options)
+    else:
+        raise ServiceError("Choose one of the rule sets")
+    with transaction.atomic():
+        table = Table.objects.create(
+            host=host,
+            preset=preset,
+            rules=rules.to_json(),
+            rated=rated,
+            private=private,
+            bot_level=bot_level,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, index=i, user=host if i == 0 else None) for i in range(rules.players)
+        )
+        _table_changed(table)
+    return table
+
+
+def _locked_table(table_id: int) -> Table:
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def take_seat(table_id: int, user: User, index: int) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("The game has started: you can watch it")
+        seats = list(table.seats.all())
+        if not 0 <= index < len(seats):
+            raise ServiceError("There is no such seat")
+        seat = seats[index]
+        if seat.user_id == user.pk:
+            return
+        if not seat.is_empty:
+            raise ServiceError("That seat is taken")
+        Seat.objects.filter(table=table, user=user).update(user=None)
+        seat.user = user
+        seat.save(update_fields=["user"])
+        _table_changed(table)
+
+
+def leave_seat(table_id: int, user: User) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise ServiceError("The game has started: resign instead")
+        if table.host_id == user.pk:
+            raise ServiceError("The host cannot leave an open table; close it instead")
+        Seat.objects.filter(table=table, user=user).update(user=None)
+        _table_changed(table)
+
+
+def set_bot(table_id: int, user: User, index: int, bot: bool) -> None:
+    """The host puts a bot in an empty seat or takes one out."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _check_host(table, user)
+        seat = table.seats.get(index=index)
+        if bot and not seat.is_empty:
+            raise ServiceError("That seat is taken")
+        seat.is_bot = bot
+        seat.save(update_fields=["is_bot"])
+        _table_changed(table)
+
+
+def fill_with_bots(table_id: int, user: User) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _check_host(table, user)
+        table.seats.filter(user__isnull=True).update(is_bot=True)
+        _table_changed(table)
+
+
+def _check_host(table: Table, user: User) -> None:
+    if table.host_id != user.pk:
+        raise ServiceError("Only the host can do that")
+    if table.status != Table.Status.OPEN:
+        raise ServiceError("The game has already started")
+
+
+def start_game(table_id: int, user: User) -> Game:
+    """Deal the first hand. Every seat must be a person or a bot."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.host_id != user.pk:
+            raise ServiceError("Only the host can start the game")
+        if table.status == Table.Status.PLAYING:
+            raise ServiceError("The game has already started")
+        seats = list(table.seats.all())
+        if any(seat.is_empty for seat in seats):
+            raise ServiceError("Fill every seat (people or bots) before starting")
+        has_bot = any(seat.is_bot for seat in seats)
+        last = table.current_game()
+        game = Game.objects.create(
+            table=table,
+            number=(last.number + 1) if last else 1,
+            rules=table.rules,
+            rated=table.rated and not has_bot,
+            added_seeds=[],
+        )
+        GamePlayer.objects.bulk_create(
+            GamePlayer(game=game, seat=s.index, user=s.user, is_bot=s.is_bot) for s in seats
+        )
+        table.status = Table.Status.PLAYING
+        table.save(update_fields=["status"])
+        _after_change(game, Match(Rules.from_json(game.rules), bytes(game.seed)))
+    return game
+
+
+def play_now(user: User) -> Game:
+    """A casual Standard table against three bots, dealt at once."""
+    table = create_table(user)
+    fill_with_bots(table.pk, user)
+    return start_game(table.pk, user)
+
+
+def rematch(table_id: int, user: User) -> Game:
+    """Another game at the same table with the same seats, once the last one is over."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        game = table.current_game()
+        if game is None or not game.is_over:
+            raise ServiceError("The game is still on")
+        if not table.seats.filter(user=user).exists():
+            raise ServiceError("Only the players can ask for a rematch")
+        table.status = Table.Status.OPEN
+        table.host = user
+        table.save(update_fields=["status", "host"])
+    return start_game(table_id, user)
+
+
+# Moves -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    version: int
+    events: list[Any]
+
+
+def seat_of(game: Game, user: User | AbstractBaseUser | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    player = game.players.filter(user_id=user.pk, is_bot=False).first()
+    return player.seat if player else None
+
+
+def act(
+    game_id: int,
+    seat: int,
+    kind: str,
+    *,
+    version: int | None,
+    cards: Iterable[str] = (),
+    choice: str = "",
+    timeout: bool = False,
+) -> Outcome:
+    """Apply one move for ``seat``; ``version`` is the one the mover saw (None: trust it)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.is_over:
+            raise ServiceError("The game is over")
+        if version is not None and version != game.version:
+            raise StaleVersion()
+        match = game.match()
+        try:
+            move = Move(kind, seat, tuple(parse_cards(list(cards))), choice, timeout)
+            events = match.apply(move)
+        except HeartsError as error:
+            raise ServiceError(str(error)) from error
+        logged = match.moves[-1]
+        game.version += 1
+        MoveRecord.objects.create(
+            game=game,
+            number=game.version,
+            kind=logged.kind,
+            seat=logged.seat,
+            cards=format_cards(logged.cards),
+            choice=logged.choice,
+            timeout=logged.timeout,
+        )
+        if kind != "resign" and not timeout:
+            game.players.filter(seat=seat).update(timeouts_in_a_row=0)
+        if match.result is not None:
+            _finish(game, match)
+        game.save()
+        _after_change(game, match)
+        return Outcome(game.version, events)
+
+
+def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:
+    return act(game_id, seat, "resign", version=None, choice=reason)
+
+
+def _finish(game: Game, match: Match) -> None:
+    result = match.result
+    assert result is not None
+    game.status = Game.Status.ABORTED if result.reason == "aborted" else Game.Status.FINISHED
+    game.result = {
+        "reason": result.reason,
+        "places": list(result.places),
+        "totals": list(result.totals),
+        "forfeited": result.forfeited,
+    }
+    game.finished_at = timezone.now()
+    game.deadline = None
+    Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED)
+
+
+def seats_to_act(match: Match) -> list[int]:
+    """The seats the game is waiting for."""
+    if match.is_over:
+        return []
+    hand = match.hand
+    if hand.phase is Phase.PASSING:
+        return [s for s in range(match.players) if not hand.has_passed(s)]
+    return [hand.turn] if hand.turn >= 0 else []
+
+
+def _after_change(game: Game, match: Match) -> None:
+    waiting = seats_to_act(match)
+    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    game_id, version, table = game.pk, game.version, game.table
+    _table_changed(table, version)
+    bot_seats = [seat for seat in waiting if seat in bots]
+    if bot_seats:
+        from .tasks import schedule_bots
+
+        transaction.on_commit(lambda: schedule_bots(game_id, version))
+
+
+def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
+    """The parts of a move message from a client, or a ServiceError saying what is wrong."""
+    if not isinstance(data, dict):
+        raise ServiceError("A move is a JSON object")
+    action = data.get("action")
+    if action not in ("pass", "play", "moon", "resign"):
+        raise ServiceError("Unknown action")
+    version = data.get("version")
+    if isinstance(version, str) and version.isdigit():
+        version = int(version)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise ServiceError("A move must say which version of the table it was made on")
+    cards = data.get("cards", [])
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    if not isinstance(cards, list) or len(cards) > 3 or not all(isinstance(c, str) for c in cards):
+        raise ServiceError("Cards must be a list of up to three cards like 'QS'")
+    choice = data.get("choice", "")
+    if not isinstance(choice, str) or len(choice) > 20:
+        raise ServiceError("Bad choice")
+    try:
+        parse_cards(cards)
+    except IllegalMoveError as error:
+        raise ServiceError(str(error)) from error
+    except HeartsError as error:
+        raise ServiceError(str(error)) from error
+    return action, cards, choice, version

@@ -1,0 +1,130 @@
+"""Pages: the lobby, creating and joining tables, and the table itself (live over a socket)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .forms import TableForm
+from .models import Table
+
+
+def _user(request: HttpRequest) -> User:
+    """The signed-in user of a view behind login_required."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = {"tables": selectors.lobby_tables(), "form": TableForm()}
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        context = {"tables": selectors.lobby_tables(), "form": form}
+        return render(request, "games/lobby.html", context, status=400)
+    data = form.cleaned_data
+    table = services.create_table(
+        _user(request),
+        preset=data["preset"],
+        players=data["players"],
+        options=data["options"],
+        rated=data["rated"],
+        private=data["private"],
+        bot_level=data["bot_level"],
+    )
+    return redirect(_table_url(table))
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    game = services.play_now(_user(request))
+    return redirect(_table_url(game.table))
+
+
+def _table_url(table: Table) -> str:
+    url = table.get_absolute_url()
+    return f"{url}?code={table.invite_code}" if table.private else url
+
+
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, invite_code=code)
+    return redirect(_table_url(table))
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    code = request.GET.get("code")
+    if not selectors.can_view(table, request.user, code):
+        raise Http404("No such table")
+    context = {"table": table, "code": code or "", "user": request.user}
+    game = table.current_game()
+    if game is not None:
+        context.update(selectors.table_view(game, request.user))
+    return render(request, "games/table.html", context)
+
+
+def _seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        if action == "sit":
+            services.take_seat(table_id, _user(request), index)
+        elif action == "leave":
+            services.leave_seat(table_id, _user(request))
+        elif action == "bot":
+            services.set_bot(table_id, _user(request), index, request.POST.get("bot") == "on")
+        elif action == "fill":
+            services.fill_with_bots(table_id, _user(request))
+        elif action == "start":
+            services.start_game(table_id, _user(request))
+        elif action == "rematch":
+            services.rematch(table_id, _user(request))
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+    return redirect(_table_url(table))
+
+
+@login_required
+@require_POST
+def sit(request: HttpRequest, table_id: int, index: int) -> HttpResponse:
+    return _seat_action(request, table_id, "sit", index)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, "leave")
+
+
+@login_required
+@require_POST
+def bot(request: HttpRequest, table_id: int, index: int) -> HttpResponse:
+    return _seat_action(request, table_id, "bot", index)
+
+
+@login_required
+@require_POST
+def fill(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, "fill")
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, "start")
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, "rematch")

@@ -1,0 +1,1 @@
+"""Ratings of people who play rated games (multi-player, with ties)."""

@@ -1,0 +1,224 @@
+// The live table: lift, play and pass cards by mouse, touch or keyboard. The server renders
+// the table; this file only keeps the lifted cards across its updates and sends moves through
+// the htmx websocket form (#move-form). Keys: arrows move along the hand, Enter or Space lifts
+// and plays, P passes the three chosen cards, M turns the sound off and on.
+(function () {
+  "use strict";
+
+  const lifted = new Set();
+  let focusedCard = null;
+  let muted = localStorage.getItem("hearts-muted") === "1";
+
+  const board = () => document.getElementById("board");
+  const phase = () => (board() ? board().dataset.phase : "");
+  const myTurn = () => board() !== null && board().dataset.myTurn === "1";
+  const handCards = () => Array.from(document.querySelectorAll("#hand .card"));
+
+  function announcer() {
+    let region = document.getElementById("announcer");
+    if (!region) {
+      region = document.createElement("div");
+      region.id = "announcer";
+      region.className = "visually-hidden";
+      region.setAttribute("aria-live", "assertive");
+      document.body.appendChild(region);
+    }
+    return region;
+  }
+
+  function announce(message) {
+    announcer().textContent = "";
+    window.setTimeout(() => { announcer().textContent = message; }, 50);
+  }
+
+  function send(action, cards, choice) {
+    const form = document.getElementById("move-form");
+    if (!form) return;
+    form.elements.action.value = action;
+    form.elements.cards.value = cards.join(" ");
+    form.elements.choice.value = choice || "";
+    window.htmx.trigger(form, "submit");
+  }
+
+  function refresh() {
+    const present = new Set(handCards().map((el) => el.dataset.card));
+    for (const card of Array.from(lifted)) if (!present.has(card)) lifted.delete(card);
+    const passing = phase() === "passing" && document.getElementById("pass-button");
+    if (!passing && !(phase() === "playing" && myTurn())) lifted.clear();
+    if (!passing && lifted.size > 1) lifted.clear();
+    for (const el of handCards()) {
+      const on = lifted.has(el.dataset.card);
+      el.classList.toggle("lifted", on);
+      el.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    const pass = document.getElementById("pass-button");
+    if (pass) pass.disabled = lifted.size !== 3;
+    const play = document.getElementById("play-button");
+    if (play) play.disabled = lifted.size !== 1;
+  }
+
+  function activate(el) {
+    const card = el.dataset.card;
+    if (phase() === "passing") {
+      if (!document.getElementById("pass-button")) return;
+      if (lifted.has(card)) lifted.delete(card);
+      else if (lifted.size < 3) lifted.add(card);
+      else announce("You have chosen three cards: put one back first.");
+    } else if (phase() === "playing" && myTurn()) {
+      if (el.getAttribute("aria-disabled") === "true") {
+        announce(el.title);
+        showTip(el);
+        return;
+      }
+      if (lifted.has(card)) {
+        playCard(card);
+        return;
+      }
+      lifted.clear();
+      lifted.add(card);
+    }
+    refresh();
+  }
+
+  function playCard(card) {
+    lifted.clear();
+    refresh();
+    click();
+    send("play", [card]);
+  }
+
+  function passCards() {
+    if (lifted.size !== 3 || !document.getElementById("pass-button")) return;
+    const cards = Array.from(lifted);
+    lifted.clear();
+    click();
+    send("pass", cards);
+  }
+
+  // A short click for each card sent; M turns it off.
+  function click() {
+    if (muted || !window.AudioContext) return;
+    const audio = new window.AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 440;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.08);
+  }
+
+  // The name of a card and why it cannot be played: on hover, focus or a long press.
+  function tip() {
+    let el = document.getElementById("card-tip");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "card-tip";
+      el.className = "card-tip";
+      el.setAttribute("role", "tooltip");
+      el.hidden = true;
+      document.body.appendChild(el);
+    }
+    return el;
+  }
+
+  function showTip(card) {
+    const box = card.getBoundingClientRect();
+    const el = tip();
+    el.textContent = card.title;
+    el.hidden = false;
+    el.style.left = `${window.scrollX + box.left}px`;
+    el.style.top = `${window.scrollY + box.top - 36}px`;
+  }
+
+  function hideTip() {
+    tip().hidden = true;
+  }
+
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    const card = target.closest("#hand .card");
+    if (card) activate(card);
+    else if (target.closest("#pass-button")) passCards();
+    else if (target.closest("#play-button")) {
+      const [card] = Array.from(lifted);
+      if (card) playCard(card);
+    } else if (target.closest(".moon-choice")) {
+      send("moon", [], target.closest(".moon-choice").dataset.choice);
+    } else if (target.closest("#resign-button")) {
+      if (window.confirm("Resign this game? It ends at once and you are placed last.")) {
+        send("resign", []);
+      }
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const card = target ? target.closest("#hand .card") : null;
+    const cards = handCards();
+    if (card) {
+      const index = cards.indexOf(card);
+      let next = null;
+      if (event.key === "ArrowRight" || event.key === "ArrowDown") next = cards[index + 1];
+      if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = cards[index - 1];
+      if (event.key === "Home") next = cards[0];
+      if (event.key === "End") next = cards[cards.length - 1];
+      if (next) {
+        event.preventDefault();
+        card.tabIndex = -1;
+        next.tabIndex = 0;
+        next.focus();
+        return;
+      }
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        activate(card);
+        return;
+      }
+    }
+    const typing = target && target.closest("input, textarea, select");
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "p" || event.key === "P") passCards();
+    if (event.key === "m" || event.key === "M") {
+      muted = !muted;
+      localStorage.setItem("hearts-muted", muted ? "1" : "0");
+      announce(muted ? "Sound off" : "Sound on");
+    }
+  });
+
+  document.addEventListener("focusin", (event) => {
+    const card = event.target instanceof Element ? event.target.closest("#hand .card") : null;
+    focusedCard = card ? card.dataset.card : null;
+    if (card) showTip(card);
+    else hideTip();
+  });
+  document.addEventListener("mouseover", (event) => {
+    const card = event.target instanceof Element ? event.target.closest("#hand .card") : null;
+    if (card) showTip(card);
+    else if (!(document.activeElement && document.activeElement.closest("#hand"))) hideTip();
+  });
+
+  let pressTimer = null;
+  document.addEventListener("pointerdown", (event) => {
+    const card = event.target instanceof Element ? event.target.closest("#hand .card") : null;
+    if (card && event.pointerType === "touch") {
+      pressTimer = window.setTimeout(() => showTip(card), 450);
+    }
+  });
+  document.addEventListener("pointerup", () => window.clearTimeout(pressTimer));
+
+  // After every update from the server: lifted cards stay lifted, focus stays on its card.
+  document.addEventListener("htmx:wsAfterMessage", () => {
+    refresh();
+    hideTip();
+    const cards = handCards();
+    if (focusedCard && cards.length) {
+      const same = cards.find((el) => el.dataset.card === focusedCard) || cards[0];
+      cards.forEach((el) => { el.tabIndex = el === same ? 0 : -1; });
+      if (document.activeElement === document.body) same.focus();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", refresh);
+})();
