@@ -63,6 +63,7 @@ def _broadcast(group: str, message: dict[str, Any]) -> None:
 
 def _table_changed(table: Table, version: int = 0) -> None:
     table_id = table.pk
+
     def tell() -> None:
         _broadcast(table_group(table_id), {"type": "table.updated", "version": version})
         _broadcast(LOBBY_GROUP, {"type": "lobby.updated"})

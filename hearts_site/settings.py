@@ -140,6 +140,8 @@ LOGOUT_REDIRECT_URL = "lobby"
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = 1  # hours
 AXES_RESET_ON_SUCCESS = True
+# Lock a name out from one address, so that people behind one address do not lock each other out.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a page that says how long to wait
 
 SESSION_COOKIE_HTTPONLY = True

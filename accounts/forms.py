@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
+from django.contrib.auth.models import User
+
+from accounts.validators import MAX_LENGTH, MIN_LENGTH, validate_username
+
+
+class RegisterForm(BaseUserCreationForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.help_text = (
+            f"{MIN_LENGTH} to {MAX_LENGTH} characters: letters, digits, underscores and hyphens."
+        )
+        username.widget.attrs.update(
+            minlength=MIN_LENGTH, maxlength=MAX_LENGTH, autocomplete="username"
+        )
+
+    def clean_username(self) -> str:
+        name: str = self.cleaned_data["username"]
+        validate_username(name)
+        if User.objects.filter(username__iexact=name).exists():
+            raise forms.ValidationError("That name is already taken.", code="taken")
+        return name
+
+
+class LoginForm(AuthenticationForm):
+    def clean_username(self) -> str:
+        # Names are unique without regard to case, so "alice" signs in as "Alice".
+        name: str = self.cleaned_data["username"]
+        stored = User.objects.filter(username__iexact=name).values_list("username", flat=True)
+        return stored.first() or name

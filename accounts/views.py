@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from axes.helpers import get_cool_off, get_failure_limit
+from django.contrib import messages
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.models import User
+from django.contrib.auth.views import LoginView, LogoutView
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import LoginForm, RegisterForm
+
+sign_in = LoginView.as_view(form_class=LoginForm, redirect_authenticated_user=True)
+sign_out = LogoutView.as_view()
+
+
+def _next_url(request: HttpRequest) -> str:
+    """Where to go after signing up: a safe ``next`` (an invitation link, say) or the lobby."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return resolve_url("lobby")
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = RegisterForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}!")
+        return HttpResponseRedirect(_next_url(request))
+    ctx = {"form": form, "next": request.GET.get("next", "")}
+    return render(request, "accounts/register.html", ctx)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    assert isinstance(request.user, User)
+    form = PasswordChangeForm(request.user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        user = form.save()
+        update_session_auth_hash(request, user)  # stay signed in on this device
+        messages.success(request, "Your password has been changed.")
+        return redirect("profile", username=user.username)
+    return render(request, "accounts/password_change.html", {"form": form})
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    person = get_object_or_404(User, username=username)
+    # The games app fills this in; the page works (and says so) while it is empty.
+    ctx = {"person": person, "games": []}
+    return render(request, "accounts/profile.html", ctx)
+
+
+def _wait_text(wait: timedelta | None) -> str | None:
+    """A cool-off as people say it: "an hour", "15 minutes"; None when it never ends."""
+    if wait is None:
+        return None
+    minutes = max(1, round(wait.total_seconds() / 60))
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return "an hour" if hours == 1 else f"{hours} hours"
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def locked_out(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, str] | None = None,
+) -> HttpResponse:
+    """Django-axes answers with this (``AXES_LOCKOUT_CALLABLE``) once sign-in is locked."""
+    ctx = {
+        "failure_limit": get_failure_limit(request, credentials),
+        "wait": _wait_text(get_cool_off(request)),
+    }
+    return render(request, "accounts/locked_out.html", ctx, status=429)

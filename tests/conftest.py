@@ -1,0 +1,11 @@
+"""The settings refuse to load without SECRET_KEY. pytest-django loads them before any conftest
+runs when pyproject.toml names the settings module, so the module is named here, after the key,
+and Django is set up here too (pytest-django then finds it ready)."""
+
+import os
+
+import django
+
+os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
+django.setup()
