@@ -23,12 +23,33 @@ class TableForm(forms.Form):
     target = forms.IntegerField(min_value=25, max_value=500, initial=100)
     points_on_first_trick = forms.BooleanField(required=False)
     queen_breaks_hearts = forms.BooleanField(required=False)
-    moon = forms.ChoiceField(choices=[(m.value, m.value) for m in MoonRule], initial="others")
+    moon = forms.ChoiceField(
+        choices=[
+            (MoonRule.OTHERS.value, "Everybody else takes 26"),
+            (MoonRule.SELF.value, "The shooter takes 26 off"),
+            (MoonRule.CHOOSE.value, "The shooter chooses"),
+            (
+                MoonRule.AUTOMATIC.value,
+                "Automatic: others +26 unless that leaves the shooter behind",
+            ),
+        ],
+        initial="others",
+    )
     shoot_the_sun = forms.BooleanField(required=False)
     jack_of_diamonds = forms.BooleanField(required=False)
     old_queen = forms.BooleanField(required=False)
-    short_pack = forms.ChoiceField(choices=[(s.value, s.value) for s in ShortPack])
-    first_lead = forms.ChoiceField(choices=[(f.value, f.value) for f in FirstLead])
+    short_pack = forms.ChoiceField(
+        choices=[
+            (ShortPack.REMOVE.value, "Take low cards out"),
+            (ShortPack.KITTY.value, "Deal them to a kitty"),
+        ]
+    )
+    first_lead = forms.ChoiceField(
+        choices=[
+            (FirstLead.LOWEST_CLUB.value, "The lowest club leads"),
+            (FirstLead.LEFT_OF_DEALER.value, "The player left of the dealer leads"),
+        ]
+    )
     ties = forms.ChoiceField(choices=[("share", "share"), ("play_on", "play another hand")])
     clock = forms.ChoiceField(choices=[("relaxed", "relaxed"), ("strict", "strict")])
 
