@@ -60,6 +60,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_table()
         except services.ServiceError as error:
             await self.send_error(str(error))
+        except Exception:  # the socket must outlive a fault; the log has the details
+            log.exception("move on table %s failed", self.table_id)
+            await self.send_error("Something went wrong with that move: please try again")
 
     def _move(self, data: Any) -> None:
         action, cards, choice, version = services.check_move_shape(data)
