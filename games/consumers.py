@@ -89,7 +89,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _render(self) -> str:
         table = Table.objects.get(pk=self.table_id)
         game = table.current_game()
-        context: dict[str, Any] = {"table": table, "user": self.user}
+        # Forms pushed over the socket need the CSRF token that a page render would put in;
+        # the socket carries the same cookie (its unmasked secret is a valid form token).
+        csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+        context: dict[str, Any] = {"table": table, "user": self.user, "csrf_token": csrf}
         if game is not None:
             context.update(selectors.table_view(game, self.user))
         return render_to_string("games/_live.html", context)

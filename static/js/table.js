@@ -7,6 +7,7 @@
 
   const lifted = new Set();
   let focusedCard = null;
+  let usingKeyboard = false; // focus follows a card across updates only for keyboard players
   let muted = localStorage.getItem("hearts-muted") === "1";
 
   const board = () => document.getElementById("board");
@@ -155,6 +156,7 @@
   });
 
   document.addEventListener("keydown", (event) => {
+    usingKeyboard = true;
     const target = event.target instanceof Element ? event.target : null;
     const card = target ? target.closest("#hand .card") : null;
     const cards = handCards();
@@ -191,7 +193,7 @@
   document.addEventListener("focusin", (event) => {
     const card = event.target instanceof Element ? event.target.closest("#hand .card") : null;
     focusedCard = card ? card.dataset.card : null;
-    if (card) showTip(card);
+    if (card && usingKeyboard) showTip(card);
     else hideTip();
   });
   document.addEventListener("mouseover", (event) => {
@@ -202,6 +204,7 @@
 
   let pressTimer = null;
   document.addEventListener("pointerdown", (event) => {
+    usingKeyboard = false;
     const card = event.target instanceof Element ? event.target.closest("#hand .card") : null;
     if (card && event.pointerType === "touch") {
       pressTimer = window.setTimeout(() => showTip(card), 450);
@@ -214,7 +217,7 @@
     refresh();
     hideTip();
     const cards = handCards();
-    if (focusedCard && cards.length) {
+    if (usingKeyboard && focusedCard && cards.length) {
       const same = cards.find((el) => el.dataset.card === focusedCard) || cards[0];
       cards.forEach((el) => { el.tabIndex = el === same ? 0 : -1; });
       if (document.activeElement === document.body) same.focus();
