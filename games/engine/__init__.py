@@ -97,7 +97,7 @@ from .rules import (
     TieRule,
     pass_direction_name,
 )
-from .view import SeatView, seat_view
+from .view import SeatView, imagine_hand, seat_view
 
 __all__ = [
     "ALL_CARDS",
@@ -148,6 +148,7 @@ __all__ = [
     "event_to_json",
     "fingerprint",
     "format_cards",
+    "imagine_hand",
     "mask_of",
     "new_seed",
     "parse_cards",

@@ -213,6 +213,20 @@ class Hand:
         if self.pass_offset == 0:
             self._start_play()
 
+    def copy(self) -> Hand:
+        """An independent copy of the state, for simulations (the move log is shared)."""
+        other = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._hands = list(self._hands)
+        other._passes = list(self._passes)
+        other._taken = list(self._taken)
+        other._won = list(self._won)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.moves = []
+        return other
+
     # Questions -------------------------------------------------------------------------
 
     def holding(self, seat: int) -> list[Card]:
@@ -401,8 +415,10 @@ class Hand:
                 clubs |= mask & SUIT_MASKS[Suit.CLUBS]
             low = clubs & -clubs
             self._must_lead = low.bit_length() - 1
-            self.leader = next(s for s, mask in enumerate(self._hands) if mask & low)
-        else:
+            self.leader = next((s for s, mask in enumerate(self._hands) if mask & low), -1)
+        if self.leader < 0 or self.rules.first_lead is not FirstLead.LOWEST_CLUB:
+            # Also for an imagined hand with no clubs left (see view.imagine_hand).
+            self._must_lead = -1
             self.leader = (self.dealer + 1) % self.players
         self.turn = self.leader
 

@@ -8,12 +8,13 @@ the verification pages read the :class:`~games.engine.match.Match` itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from .cards import Card, cards_of, points_of
+from .cards import SUIT_MASKS, Card, Suit, cards_of, mask_of, points_of
 from .hand import Hand, Phase, Trick
 from .match import Match, Result
-from .rules import Rules
+from .rules import FirstLead, Rules
 
 
 @dataclass(frozen=True)
@@ -121,3 +122,35 @@ def _visible_points(hand: Hand, seat: int | None) -> tuple[int, ...]:
             mask |= hand.kitty
         points.append(points_of(mask))
     return tuple(points)
+
+
+def imagine_hand(view: SeatView, holdings: Sequence[int], kitty: int = 0) -> Hand:
+    """A hand in play as ``view``'s seat imagines it: the same public history and trick, with
+    ``holdings`` (one card mask per seat, the seat's own included) and the kitty guessed.
+
+    Bots search over such hands; they never see the real one.
+    """
+    rules = view.rules
+    hand = Hand.__new__(Hand)
+    hand._setup(rules, view.hand_number, list(holdings), kitty, view.totals)
+    hand._passes = [0] * rules.players
+    hand.phase = Phase.PLAYING
+    for trick in view.tricks:
+        mask = mask_of(trick.cards)
+        hand._taken[trick.winner] |= mask
+        hand._won[trick.winner] += 1
+    hand.tricks = list(view.tricks)
+    if view.kitty_taker is not None:
+        hand.kitty_taker = view.kitty_taker
+        hand._taken[view.kitty_taker] |= kitty
+    hand.hearts_broken = view.hearts_broken
+    hand.trick = [card.index for _, card in view.trick]
+    hand.leader = view.trick[0][0] if view.trick else view.turn
+    hand.turn = view.turn
+    hand._must_lead = -1
+    if not view.tricks and not view.trick and rules.first_lead is FirstLead.LOWEST_CLUB:
+        clubs = 0
+        for mask in holdings:
+            clubs |= mask & SUIT_MASKS[Suit.CLUBS]
+        hand._must_lead = (clubs & -clubs).bit_length() - 1
+    return hand

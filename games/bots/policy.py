@@ -1,0 +1,89 @@
+"""The fast play-out policy: the rule-based player, on bit masks, for simulations.
+
+Lead low in a safe suit; follow with the highest card that still loses, else the lowest (the
+highest when last to a clean trick); when void, dump the Q♠, then high spades while she is out,
+then the highest heart, then the highest card. A seat that has taken every point so far and
+enough of them plays for the moon instead: it takes tricks with its highest cards.
+"""
+
+from __future__ import annotations
+
+from games.engine import Hand
+from games.engine.cards import HEARTS_MASK, PENALTY_MASK, QS_BIT, SUIT_MASKS
+
+HIGH_SPADES = (1 << (3 * 13 + 11)) | (1 << (3 * 13 + 12))  # K♠ and A♠
+MOON_THRESHOLD = 16  # points taken, all by one seat, before the play-out expects a shot
+
+
+def highest(mask: int) -> int:
+    """The card of highest rank in ``mask`` (any suit)."""
+    best, best_rank = -1, -1
+    for suit_mask in SUIT_MASKS:
+        part = mask & suit_mask
+        if part:
+            card = part.bit_length() - 1
+            if card % 13 > best_rank:
+                best, best_rank = card, card % 13
+    return best
+
+
+def lowest(mask: int) -> int:
+    best, best_rank = -1, 99
+    for suit_mask in SUIT_MASKS:
+        part = mask & suit_mask
+        if part:
+            card = (part & -part).bit_length() - 1
+            if card % 13 < best_rank:
+                best, best_rank = card, card % 13
+    return best
+
+
+def shooter(hand: Hand) -> int:
+    """The seat that has taken every point so far, with enough of them to be trying, or -1."""
+    taken = [hand._taken[s] & PENALTY_MASK for s in range(hand.players)]
+    holders = [s for s, mask in enumerate(taken) if mask]
+    if len(holders) != 1:
+        return -1
+    mask = taken[holders[0]]
+    points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+    return holders[0] if points >= MOON_THRESHOLD else -1
+
+
+def queen_taken(hand: Hand) -> bool:
+    return any(mask & QS_BIT for mask in hand._taken)
+
+
+def choose(hand: Hand, seat: int, legal: int, moon_seat: int, queen_out: bool) -> int:
+    """The policy's card for ``seat``; ``moon_seat`` and ``queen_out`` change only between
+    tricks, so the caller works them out once a trick (see :func:`shooter`)."""
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    if seat == moon_seat:
+        return highest(legal)
+    trick = hand.trick
+    if not trick:
+        safe = legal & ~HEARTS_MASK
+        if not queen_out:
+            safe &= ~(HIGH_SPADES | QS_BIT)
+        return lowest(safe or legal)
+    led = trick[0] // 13
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        best = max(card for card in trick if card // 13 == led)
+        below = follow & ((1 << best) - 1)
+        if below:
+            return below.bit_length() - 1
+        last = len(trick) == hand.players - 1
+        points = any((1 << card) & PENALTY_MASK for card in trick)
+        rest = follow & ~QS_BIT or follow
+        if last and not points:
+            return rest.bit_length() - 1
+        return (rest & -rest).bit_length() - 1
+    if legal & QS_BIT:
+        return QS_BIT.bit_length() - 1
+    if not queen_out and legal & HIGH_SPADES:
+        return (legal & HIGH_SPADES).bit_length() - 1
+    hearts = legal & HEARTS_MASK
+    if hearts and moon_seat < 0:
+        return hearts.bit_length() - 1
+    return highest(legal & ~HEARTS_MASK or legal)
