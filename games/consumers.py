@@ -45,7 +45,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None or len(text_data) > settings.HEARTS_WS_MAX_MESSAGE:
+        limit = settings.HEARTS_WS_MAX_MESSAGE
+        if text_data is None or len(text_data) > limit or len(text_data.encode()) > limit:
             await self.send_error("That message is too long or not text")
             return
         try:

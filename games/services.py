@@ -9,6 +9,7 @@ the bots woken. People, bots and time-outs all come through :func:`act`.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -329,7 +330,7 @@ def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
     if action not in ("pass", "play", "moon", "resign"):
         raise ServiceError("Unknown action")
     version = data.get("version")
-    if isinstance(version, str) and version.isdigit():
+    if isinstance(version, str) and re.fullmatch(r"[0-9]{1,9}", version):
         version = int(version)
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
         raise ServiceError("A move must say which version of the table it was made on")
@@ -338,6 +339,8 @@ def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
         cards = cards.replace(",", " ").split()
     if not isinstance(cards, list) or len(cards) > 3 or not all(isinstance(c, str) for c in cards):
         raise ServiceError("Cards must be a list of up to three cards like 'QS'")
+    if action == "play" and len(cards) != 1:
+        raise ServiceError("Choose one card to play")
     choice = data.get("choice", "")
     if not isinstance(choice, str) or len(choice) > 20:
         raise ServiceError("Bad choice")

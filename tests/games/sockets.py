@@ -1,0 +1,87 @@
+"""Helpers for the websocket tests: log a user in, open a table socket, read the fragments."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+
+from hearts_site.asgi import application
+
+LOCAL_ORIGIN = b"http://localhost"
+# A socket's first message, or its answer to a move, can wait on a busy database for a moment.
+TIMEOUT = 5
+
+
+def session_cookie(user: User) -> str:
+    """A session for ``user``, as the browser's cookie header would carry it."""
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def table_socket(
+    table_id: int,
+    cookie: str | None = None,
+    *,
+    code: str | None = None,
+    origin: bytes = LOCAL_ORIGIN,
+) -> WebsocketCommunicator:
+    headers = [(b"origin", origin)]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    path = f"/ws/table/{table_id}/" + (f"?code={code}" if code else "")
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def lobby_socket(*, origin: bytes = LOCAL_ORIGIN) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", origin)])
+
+
+async def open_table_socket(
+    table_id: int, cookie: str | None = None, *, code: str | None = None
+) -> tuple[WebsocketCommunicator, str]:
+    """A connected socket and the whole table it was sent on connecting."""
+    socket = table_socket(table_id, cookie, code=code)
+    connected, close_code = await socket.connect(timeout=TIMEOUT)
+    assert connected, f"the table socket was refused ({close_code})"
+    return socket, await socket.receive_from(timeout=TIMEOUT)
+
+
+def htmx_move(action: str, cards: str = "", version: int = 0, choice: str = "") -> dict[str, Any]:
+    """A move as htmx's ws extension sends #move-form: every value a string, plus HEADERS."""
+    return {
+        "action": action,
+        "cards": cards,
+        "choice": choice,
+        "version": str(version),
+        "HEADERS": {
+            "HX-Request": "true",
+            "HX-Trigger": "move-form",
+            "HX-Trigger-Name": None,
+            "HX-Target": "move-form",
+            "HX-Current-URL": "http://localhost/t/1/",
+        },
+    }
+
+
+def data_cards(fragment: str) -> list[str]:
+    """The cards of the hand buttons: only the receiving seat's own hand carries them."""
+    return re.findall(r'data-card="([^"]*)"', fragment)
+
+
+def version_of(fragment: str) -> int | None:
+    found = re.search(r'data-version="(\d+)"', fragment)
+    return int(found.group(1)) if found else None
+
+
+def flash_error(fragment: str) -> str | None:
+    """The error message of a ``#flash`` fragment, or None if ``fragment`` is not an error."""
+    found = re.search(
+        r'<div id="flash" role="alert" class="flash flash-error">(.*?)</div>', fragment, re.S
+    )
+    return unescape(found.group(1)).strip() if found else None
