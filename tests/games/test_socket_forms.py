@@ -12,8 +12,9 @@ from django.test import Client
 
 from games import services
 from games.models import Game
+from games.tasks import play_bots
 
-from .sockets import open_table_socket
+from .sockets import data_cards, open_table_socket, session_cookie, version_of
 
 
 @pytest.mark.asyncio
@@ -39,3 +40,31 @@ async def test_the_rematch_form_pushed_over_the_socket_posts_with_its_csrf_token
 
     assert response.status_code == 302
     assert await Game.objects.filter(table_id=game.table_id, number=2).aexists()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_reconnecting_shows_exactly_the_table_the_page_shows() -> None:
+    alice = await sync_to_async(User.objects.create_user)("alice", password="x")
+    game = await sync_to_async(services.play_now)(alice)
+    await sync_to_async(play_bots)(game.pk, 0)
+    game = await Game.objects.aget(pk=game.pk)
+    match = await sync_to_async(game.match)()
+    cards = [str(card) for card in match.hand.holding(0)[:3]]
+    await sync_to_async(services.act)(game.pk, 0, "pass", version=game.version, cards=cards)
+    browser = Client()
+    await sync_to_async(browser.force_login)(alice)
+    page = (await sync_to_async(browser.get)(f"/t/{game.table_id}/")).content.decode()
+
+    cookie = await sync_to_async(session_cookie)(alice)
+    first, first_html = await open_table_socket(game.table_id, cookie)
+    await first.disconnect()
+    again, again_html = await open_table_socket(game.table_id, cookie)
+    await again.disconnect()
+
+    game = await Game.objects.aget(pk=game.pk)
+    match = await sync_to_async(game.match)()
+    expected = [str(card) for card in match.hand.holding(0)]
+    for html in (page, first_html, again_html):
+        assert data_cards(html) == expected
+        assert version_of(html) == game.version
