@@ -85,10 +85,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_table(self) -> None:
         html = await database_sync_to_async(self._render)()
+        if html is None:  # the table is gone
+            await self.close(code=4404)
+            return
         await self.send(text_data=html)
 
-    def _render(self) -> str:
-        table = Table.objects.get(pk=self.table_id)
+    def _render(self) -> str | None:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return None
         game = table.current_game()
         # Forms pushed over the socket need the CSRF token that a page render would put in;
         # the socket carries the same cookie (its unmasked secret is a valid form token).

@@ -86,20 +86,21 @@ def build_context(
 ) -> dict[str, Any]:
     view: SeatView = seat_view(match, me)
     positions = _positions(match.players, me)
+    names = {p.seat: (p.name, p.is_bot) for p in players}
     infos = [
         PlayerInfo(
-            seat=p.seat,
-            name=p.name,
-            is_bot=p.is_bot,
-            is_me=p.seat == me,
-            position=positions[p.seat],
-            cards=view.card_counts[p.seat],
-            points=view.points_taken[p.seat],
-            total=view.totals[p.seat],
-            passed=view.has_passed[p.seat],
-            to_play=not game.is_over and view.phase is not Phase.PASSING and view.turn == p.seat,
+            seat=seat,
+            name=names.get(seat, (f"Seat {seat + 1}", False))[0],
+            is_bot=names.get(seat, ("", False))[1],
+            is_me=seat == me,
+            position=positions[seat],
+            cards=view.card_counts[seat],
+            points=view.points_taken[seat],
+            total=view.totals[seat],
+            passed=view.has_passed[seat],
+            to_play=not game.is_over and view.phase is not Phase.PASSING and view.turn == seat,
         )
-        for p in players
+        for seat in range(match.players)
     ]
     received = set(view.received or ())
     hand = [

@@ -12,7 +12,7 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
-from games.bots import choose_moon, choose_pass, choose_play
+from games.bots import make_bot
 from games.engine import Phase, seat_view
 
 from . import services
@@ -37,19 +37,20 @@ def play_bots(game_id: int, version: int) -> None:
         return
     match = game.match()
     bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    bot = make_bot(game.table.bot_level)
     for seat in services.seats_to_act(match):
         if seat not in bots:
             continue
         view = seat_view(match, seat)
         try:
             if view.phase is Phase.PASSING:
-                cards = [str(c) for c in choose_pass(view)]
+                cards = [str(c) for c in bot.choose_pass(view)]
                 outcome = services.act(game_id, seat, "pass", version=version, cards=cards)
             elif view.phase is Phase.MOON_CHOICE:
-                choice = choose_moon(view)
+                choice = bot.choose_moon(view)
                 outcome = services.act(game_id, seat, "moon", version=version, choice=choice)
             else:
-                card = str(choose_play(view))
+                card = str(bot.choose_play(view))
                 outcome = services.act(game_id, seat, "play", version=version, cards=[card])
         except services.StaleVersion:
             return  # somebody else moved first; their move scheduled what comes next

@@ -1,5 +1,82 @@
-"""Strategies for the seats nobody takes. A bot sees one seat's view, never hidden cards."""
+"""Strategies for the seats nobody takes. A bot sees one seat's view, never hidden cards.
 
-from .basic import choose_moon, choose_pass, choose_play
+Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one by name:
 
-__all__ = ["choose_moon", "choose_pass", "choose_play"]
+- ``easy``, ``normal``, ``strong``: the search bot with a growing budget per decision (the
+  levels a host picks; ``normal`` is the default);
+- ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
+- ``random``: uniformly random legal cards and passes;
+- ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown,
+  a baseline for measuring what the void-aware sampling is worth.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from games.engine import Card, SeatView
+
+from . import basic
+from .search import SearchBot
+
+LEVELS = ("easy", "normal", "strong")
+BUDGETS = {"easy": 0.03, "normal": 0.15, "strong": 0.8}  # seconds per decision
+
+
+class Bot(Protocol):
+    def choose_pass(self, view: SeatView) -> list[Card]: ...
+
+    def choose_play(self, view: SeatView) -> Card: ...
+
+    def choose_moon(self, view: SeatView) -> str: ...
+
+
+class HeuristicBot:
+    def choose_pass(self, view: SeatView) -> list[Card]:
+        return basic.choose_pass(view)
+
+    def choose_play(self, view: SeatView) -> Card:
+        return basic.choose_play(view)
+
+    def choose_moon(self, view: SeatView) -> str:
+        return basic.choose_moon(view)
+
+
+@dataclass
+class RandomBot:
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        self._random = random.Random(self.seed)
+
+    def choose_pass(self, view: SeatView) -> list[Card]:
+        return self._random.sample(list(view.hand), 3)
+
+    def choose_play(self, view: SeatView) -> Card:
+        return self._random.choice(list(view.legal))
+
+    def choose_moon(self, view: SeatView) -> str:
+        return self._random.choice(["others", "self"])
+
+
+def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
+    if name in BUDGETS:
+        samples = {"easy": 12, "normal": 400, "strong": 3000}[name]
+        return SearchBot(seconds=BUDGETS[name], samples=samples, seed=seed)
+    if name == "montecarlo":
+        return SearchBot(seconds=BUDGETS["normal"], samples=400, respect_voids=False, seed=seed)
+    if name == "heuristic":
+        return HeuristicBot()
+    if name == "random":
+        return RandomBot(seed)
+    raise ValueError(f"No bot called {name!r}")
+
+
+def safe_bot() -> Bot:
+    """The bot that moves for a seat whose time ran out: quick enough for any clock."""
+    return SearchBot(seconds=0.05, samples=30)
+
+
+__all__ = ["BUDGETS", "LEVELS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
