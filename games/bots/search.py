@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from games.engine import Card, Hand, Phase, SeatView, imagine_hand
 
-from . import basic
+from . import basic, passing
 from .knowledge import learn, sample
 from .policy import choose, queen_taken, shooter
 
@@ -28,7 +28,7 @@ class SearchBot:
     seed: int | None = None
 
     def choose_pass(self, view: SeatView) -> list[Card]:
-        return basic.choose_pass(view)
+        return passing.choose_pass(view)
 
     def choose_moon(self, view: SeatView) -> str:
         return basic.choose_moon(view)
