@@ -253,9 +253,13 @@ def act(
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.is_over:
             raise ServiceError("The game is over")
-        if version is not None and version != game.version:
-            raise StaleVersion()
         match = game.match()
+        if version is not None and version != game.version:
+            # Passes are made at the same time: one seen before another seat's pass of the
+            # same hand still stands. Anything else made on an old table is refused.
+            hand_started = match.version - len(match.hand.moves)
+            if not (kind == "pass" and hand_started <= version < game.version):
+                raise StaleVersion()
         try:
             move = Move(kind, seat, tuple(parse_cards(list(cards))), choice, timeout)
             events = match.apply(move)

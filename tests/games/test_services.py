@@ -532,3 +532,20 @@ def test_a_move_message_is_read_into_its_parts(message: dict[str, object], parts
 def test_a_version_of_digit_like_characters_is_refused_like_any_bad_version() -> None:
     with pytest.raises(ServiceError, match="which version"):
         services.check_move_shape({"action": "play", "cards": "QS", "version": "²"})
+
+
+def test_a_pass_made_while_another_seat_passed_still_stands() -> None:
+    alice = User.objects.create_user("alice")
+    game = services.play_now(alice)
+    seen = game.version
+    match = game.match()
+    play_bots(game.pk, seen)  # the three bots pass first
+    game.refresh_from_db()
+    assert game.version == seen + 3
+
+    cards = [str(card) for card in match.hand.holding(0)[:3]]
+    services.act(game.pk, 0, "pass", version=seen, cards=cards)
+
+    game.refresh_from_db()
+    assert game.version == seen + 4
+    assert game.match().hand.received(0) is not None
