@@ -450,18 +450,26 @@ def _a_legal_move(match: Match) -> tuple[int, dict[str, Any]]:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_stale_version_is_refused_and_the_whole_table_sent_again(
-    table: LiveTable, connect: Connect
+    table_after_the_pass: LiveTable, connect: Connect
 ) -> None:
-    alice, bob = await connect("alice"), await connect("bob")
-    mine, bobs = await _first_three(table, 0), await _first_three(table, 1)
-    await assert_accepted(table, bob, _pass(bobs, 0), everyone=[alice, bob])
+    table = table_after_the_pass
+    names = ["alice", "bob", "carol"]
+    match = await database_sync_to_async(_match)(table.game_id)
+    leader = match.hand.turn
+    follower = (leader + 1) % 3
+    seen = match.version
+    first, second = await connect(names[leader]), await connect(names[follower])
+    lead = str(match.hand.legal_plays(leader)[0])
+    await assert_accepted(table, first, _play(lead, seen), everyone=[first, second])
 
-    await assert_refused(table, alice, _pass(mine, 0), "moved on", others=[bob])
-    again = await alice.receive_from(timeout=TIMEOUT)
+    await assert_refused(table, second, _play("2H", seen), "moved on", others=[first])
+    again = await second.receive_from(timeout=TIMEOUT)
     assert 'id="live-table"' in again
-    assert version_of(again) == 1
+    assert version_of(again) == seen + 1
 
-    await assert_accepted(table, alice, _pass(mine, 1), everyone=[alice, bob])
+    match = await database_sync_to_async(_match)(table.game_id)
+    follow = str(match.hand.legal_plays(follower)[0])
+    await assert_accepted(table, second, _play(follow, seen + 1), everyone=[first, second])
 
 
 @pytest.mark.asyncio

@@ -359,16 +359,19 @@ def test_a_move_made_on_an_old_version_is_stale() -> None:
     alice = table.host
     game = services.start_game(table.pk, alice)
     match = game.match()
-    services.act(game.pk, 1, "pass", version=0, cards=[str(c) for c in match.hand.holding(1)[:3]])
+    for seat in range(4):
+        cards = [str(c) for c in match.hand.holding(seat)[:3]]
+        services.act(game.pk, seat, "pass", version=None, cards=cards)
+    match = game.match()
+    leader = match.hand.turn
+    services.act(game.pk, leader, "play", version=4, cards=[str(match.hand.legal_plays(leader)[0])])
 
     with pytest.raises(StaleVersion):
-        services.act(
-            game.pk, 2, "pass", version=0, cards=[str(c) for c in match.hand.holding(2)[:3]]
-        )
+        services.act(game.pk, (leader + 1) % 4, "play", version=4, cards=["2H"])
 
     game.refresh_from_db()
-    assert game.version == 1
-    assert game.moves.count() == 1
+    assert game.version == 5
+    assert game.moves.count() == 5
 
 
 def test_an_illegal_move_is_refused_in_plain_words_and_changes_nothing() -> None:
