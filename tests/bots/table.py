@@ -1,0 +1,55 @@
+"""A hand driven by bots the way the site drives them: every decision from a seat view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from games.bots import Bot
+from games.engine import Hand, Match, Phase, Rules, seat_view
+
+
+def seed(number: int) -> bytes:
+    return number.to_bytes(32, "big")
+
+
+def match_with(hand: Hand, totals: Sequence[int] | None = None) -> Match:
+    """A match whose hand in progress is ``hand`` (any hand number, any deal)."""
+    match = Match(hand.rules, seed(0))
+    if totals is not None:
+        match.totals = tuple(totals)
+    match.hand = hand
+    return match
+
+
+def dealt(
+    rules: Rules, number: int, deal_seed: int = 1, totals: Sequence[int] | None = None
+) -> Match:
+    return match_with(Hand.deal(rules, seed(deal_seed), number, totals=totals), totals)
+
+
+def step(match: Match, bots: Sequence[Bot]) -> None:
+    """One decision: the next pass, the card of the seat to play, or the shooter's choice."""
+    hand = match.hand
+    if hand.phase is Phase.PASSING:
+        seat = next(s for s in range(match.players) if not hand.has_passed(s))
+        match.pass_cards(seat, bots[seat].choose_pass(seat_view(match, seat)))
+    elif hand.phase is Phase.MOON_CHOICE:
+        match.choose_moon(hand.turn, bots[hand.turn].choose_moon(seat_view(match, hand.turn)))
+    else:
+        match.play(hand.turn, bots[hand.turn].choose_play(seat_view(match, hand.turn)))
+
+
+def play_until(match: Match, bots: Sequence[Bot], done: Callable[[Hand], bool]) -> Hand:
+    """Play the hand in progress until ``done(hand)`` or its end; returns that hand (the match
+    deals the next one once it is scored)."""
+    hand = match.hand
+    while not hand.is_over and not done(hand):
+        step(match, bots)
+    return hand
+
+
+def play_tricks(match: Match, tricks: Sequence[str]) -> None:
+    """Play scripted cards, each by the seat whose turn it is (the engine checks them)."""
+    for trick in tricks:
+        for card in trick.split():
+            match.play(match.hand.turn, card)

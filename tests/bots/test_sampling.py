@@ -1,0 +1,180 @@
+"""The deals the search bot imagines agree with everything its seat knows: the voids players
+have shown, the cards it passed, how many cards each seat holds, and the unseen kitty."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots import make_bot
+from games.bots.knowledge import Knowledge, learn, sample
+from games.engine import (
+    Hand,
+    Phase,
+    Rules,
+    SeatView,
+    ShortPack,
+    Suit,
+    mask_of,
+    parse_cards,
+    seat_view,
+)
+from games.engine.cards import SUIT_MASKS
+
+from .table import dealt, match_with, play_tricks, play_until, step
+
+# Hand 1 passes left. Seat 2 holds no club, seat 0 passes its three hearts to seat 1.
+DEAL = [
+    "2C 3C 4C 2D 3D 4D 5D 2H 3H 4H 2S 3S 4S",
+    "5C 6C 7C 8C 6D 7D 8D 5H 6H 7H 5S 6S 7S",
+    "9D TD JD QD KD AD 8H 9H TH 8S 9S TS JS",
+    "9C TC JC QC KC AC JH QH KH AH QS KS AS",
+]
+PASSES = ["2H 3H 4H", "5H 6H 7H", "8H 9H TH", "JH QH KH"]
+
+
+def after_a_club_is_led() -> SeatView:
+    """Seat 0's view once the 2♣ trick is done: seat 2 discarded on it."""
+    match = match_with(Hand(Rules(), 1, DEAL))
+    for seat, cards in enumerate(PASSES):
+        match.pass_cards(seat, parse_cards(cards))
+    play_tricks(match, ["2C 5C 9D 9C"])
+    return seat_view(match, 0)
+
+
+def deals(view: SeatView, count: int = 200, respect_voids: bool = True):
+    knowledge = learn(view, respect_voids)
+    rnd = random.Random(1)
+    return [sample(knowledge, rnd) for _ in range(count)]
+
+
+def voids_shown(view: SeatView) -> list[int]:
+    """Per seat, a mask of the suits it has failed to follow (worked out here, independently)."""
+    voids = [0] * view.players
+    tricks = [(trick.leader, trick.cards) for trick in view.tricks]
+    if view.trick:
+        tricks.append((view.trick[0][0], tuple(card for _, card in view.trick)))
+    for leader, cards in tricks:
+        for position, card in enumerate(cards):
+            if card.suit is not cards[0].suit:
+                voids[(leader + position) % view.players] |= SUIT_MASKS[cards[0].suit]
+    return voids
+
+
+def test_a_seat_that_discarded_on_a_suit_is_never_dealt_that_suit():
+    view = after_a_club_is_led()
+
+    for holdings, _ in deals(view):
+        assert not holdings[2] & SUIT_MASKS[Suit.CLUBS]
+
+
+def test_without_void_reading_the_suit_is_dealt_to_it_sometimes():
+    view = after_a_club_is_led()
+
+    assert any(holdings[2] & SUIT_MASKS[Suit.CLUBS] for holdings, _ in deals(view, 50, False))
+
+
+def test_the_cards_a_seat_passed_stay_with_the_player_it_passed_them_to():
+    view = after_a_club_is_led()
+    passed = mask_of(parse_cards(PASSES[0]))
+
+    for holdings, _ in deals(view):
+        assert holdings[1] & passed == passed
+
+
+def test_imagined_deals_give_each_seat_its_count_and_every_unseen_card_once():
+    view = after_a_club_is_led()
+    played = mask_of(card for trick in view.tricks for card in trick.cards)
+
+    for holdings, kitty in deals(view):
+        assert [mask.bit_count() for mask in holdings] == list(view.card_counts)
+        assert holdings[0] == mask_of(view.hand)
+        assert kitty == 0
+        union = 0
+        for mask in holdings:
+            assert not union & mask
+            union |= mask
+        assert union == mask_of(view.rules.deck) & ~played
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_an_unseen_kitty_gets_its_own_number_of_cards(players):
+    rules = Rules(players=players, short_pack=ShortPack.KITTY)
+    view = seat_view(dealt(rules, len(rules.pass_cycle)), 0)  # the hold hand: play starts
+    assert view.kitty_size == rules.kitty_size > 0
+
+    for holdings, kitty in deals(view, 50):
+        assert kitty.bit_count() == rules.kitty_size
+        assert not any(kitty & mask for mask in holdings)
+        assert [mask.bit_count() for mask in holdings] == list(view.card_counts)
+
+
+def test_the_seat_that_took_the_kitty_knows_its_cards():
+    rules = Rules(players=3, short_pack=ShortPack.KITTY)
+    match = dealt(rules, 3)
+    hand = play_until(match, [make_bot("heuristic")] * 3, lambda h: h.kitty_taker is not None)
+    view = seat_view(match, hand.kitty_taker)
+    assert view.kitty is not None
+
+    knowledge = learn(view)
+
+    assert knowledge.kitty_size == 0
+    assert not knowledge.unseen & mask_of(view.kitty)
+    for holdings, kitty in deals(view, 50):
+        assert kitty == 0
+        assert not any(mask & mask_of(view.kitty) for mask in holdings)
+
+
+RULES = {
+    "Standard": Rules(),
+    "5 players, kitty": Rules(players=5, short_pack=ShortPack.KITTY),
+}
+
+
+@pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
+def test_imagined_deals_respect_every_void_throughout_real_hands(rules):
+    """The real deal fits what each seat knows, so an imagined one always can: none may fall
+    back on ignoring a void."""
+    bots = [make_bot("heuristic") for _ in range(rules.players)]
+    bots[1] = make_bot("random", seed=1)  # it shows voids the careful players would not
+    for deal_seed in range(1, 7):
+        match = dealt(rules, deal_seed % len(rules.pass_cycle) + 1, deal_seed)
+        hand = match.hand
+        while not hand.is_over:
+            if hand.phase is Phase.PLAYING:
+                for seat in range(rules.players):
+                    view = seat_view(match, seat)
+                    voids = voids_shown(view)
+                    for holdings, _ in deals(view, 3):
+                        for other, mask in enumerate(holdings):
+                            assert not mask & voids[other], (deal_seed, hand.cards_played, seat)
+            step(match, bots)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="sample() deals card by card and falls back on ignoring voids after 21 failed tries;"
+    " here 19 tries in 20 fail",
+)
+def test_a_tightly_constrained_ending_is_dealt_within_the_voids():
+    """Three tricks left (seen in play between random bots). Seat 2 cannot hold hearts, seats 1
+    and 3 must then take the six hearts, so the three diamonds can only be seat 2's."""
+    diamonds, hearts = SUIT_MASKS[Suit.DIAMONDS], SUIT_MASKS[Suit.HEARTS]
+    clubs, spades = SUIT_MASKS[Suit.CLUBS], SUIT_MASKS[Suit.SPADES]
+    knowledge = Knowledge(
+        seat=0,
+        players=4,
+        mine=mask_of(parse_cards("4C 7H JS")),
+        unseen=mask_of(parse_cards("2D 4D JD 3H 6H 8H 9H TH KH")),
+        counts=(3, 3, 3, 3),
+        known=(0, 0, 0, 0),
+        voids=(diamonds, diamonds, hearts, clubs | spades),
+        kitty_size=0,
+        kitty_taker=None,
+    )
+    rnd = random.Random(1)
+
+    for _ in range(50):
+        holdings, _ = sample(knowledge, rnd)
+        assert not holdings[2] & hearts
