@@ -185,7 +185,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=None, help="table size the preset allows")
     args = parser.parse_args()
     for name in (args.candidate, args.opponent):
-        make_bot(name)  # an unknown name fails here, not in a worker
+        try:
+            make_bot(name)  # an unknown name fails here, not in a worker
+        except ValueError as error:
+            parser.error(str(error))
     if args.deals < 1 or args.workers < 1:
         parser.error("--deals and --workers are at least 1")
     preset = PRESETS[args.rules]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from games.engine import Card, SeatView, Suit
 
 QS = Card.parse("QS")
+JD = Card.parse("JD")
 KS = Card.parse("KS")
 AS = Card.parse("AS")
 
@@ -74,11 +75,25 @@ def _lead(view: SeatView, legal: list[Card]) -> Card:
 
 
 def choose_moon(view: SeatView) -> str:
-    """Either choice moves the shooter 26 points against everybody; giving the points away also
+    """Either choice moves the shooter the same points against everybody; giving them away also
     brings the end closer, which is good only for whoever is ahead."""
     assert view.seat is not None
-    mine = view.totals[view.seat]
-    others = [total + 26 for seat, total in enumerate(view.totals) if seat != view.seat]
-    if max(others) >= view.rules.target:
+    rules = view.rules
+    sun = rules.shoot_the_sun and view.tricks_won[view.seat] == rules.hand_size
+    amount = 52 if sun else 26
+    mine = view.totals[view.seat] + _jack(view, view.seat)
+    others = [
+        total + amount + _jack(view, seat)
+        for seat, total in enumerate(view.totals)
+        if seat != view.seat
+    ]
+    if max(others) >= rules.target or mine >= rules.target:
         return "others" if mine < min(others) else "self"
-    return "others" if mine <= min(others) - 26 else "self"
+    return "others" if mine <= min(others) - amount else "self"
+
+
+def _jack(view: SeatView, seat: int) -> int:
+    if not view.rules.jack_of_diamonds:
+        return 0
+    taken = any(trick.winner == seat and JD in trick.cards for trick in view.tricks)
+    return -10 if taken else 0

@@ -64,8 +64,8 @@ class SearchBot:
 def representatives(view: SeatView, legal: list[Card]) -> list[Card]:
     """One card of each run of touching cards in a suit (the 7 and 8 are the same card once
     nobody else can hold anything between them): fewer candidates, more deals searched."""
+    # Cards on the table still separate: the K♥ led splits a held A♥ from a held 2♥.
     out = {card.index for trick in view.tricks for card in trick.cards}
-    out |= {card.index for _, card in view.trick}
     mine = {card.index for card in view.hand}
     chosen: list[Card] = []
     for card in sorted(legal, key=lambda c: c.index):

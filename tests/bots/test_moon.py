@@ -54,10 +54,6 @@ def test_the_shooter_gives_26_away_when_that_ends_the_match_with_it_winning(bot)
     assert match.result is not None and match.result.winners == (0,)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="choose_moon counts 26 for a moon even when shooting the sun moves 52",
-)
 def test_the_shooter_of_the_sun_gives_52_away_when_that_ends_the_match_with_it_winning():
     # The sun moves 52: others +52 would make 102, 107 and 110 and the shooter (60) wins. Taking
     # 52 off itself instead only leads, and the match goes on.
@@ -94,11 +90,6 @@ TRICKS = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="search.representatives counts the K♥ on the table as gone, so it merges the 2♥ and"
-    " the A♥ and only ever tries the 2♥",
-)
 def test_the_search_bot_takes_a_cheap_heart_trick_to_stop_a_moon():
     match = match_with(Hand(Rules(), 4, STOPPABLE))
     play_tricks(match, TRICKS)
