@@ -68,18 +68,26 @@ def _note_voids(voids: list[int], leader: int, cards: list[int], players: int) -
             voids[(leader + position) % players] |= SUIT_MASKS[led]
 
 
-def sample(knowledge: Knowledge, rnd: random.Random, tries: int = 20) -> tuple[list[int], int]:
+def sample(knowledge: Knowledge, rnd: random.Random, tries: int = 3) -> tuple[list[int], int]:
     """One deal of the unseen cards: (holdings for every seat, the kitty), consistent with
-    the counts, the passed cards and, when it can be, the voids."""
-    for attempt in range(tries + 1):
-        dealt = _try_sample(knowledge, rnd, respect_voids=attempt < tries)
+    the counts, the passed cards and the voids.
+
+    A quick deal card by card nearly always fits; when a tight ending defeats it a few times,
+    each card goes only where the cards still to come can also be placed.
+    """
+    for _ in range(tries):
+        dealt = _deal(knowledge, rnd, careful=False)
         if dealt is not None:
             return dealt
-    raise AssertionError("a deal without void constraints always fits")
+    dealt = _deal(knowledge, rnd, careful=True)
+    if dealt is None:  # what the seat knows contradicts itself: deal without the voids
+        dealt = _deal(knowledge, rnd, careful=False, respect_voids=False)
+    assert dealt is not None
+    return dealt
 
 
-def _try_sample(
-    knowledge: Knowledge, rnd: random.Random, respect_voids: bool
+def _deal(
+    knowledge: Knowledge, rnd: random.Random, careful: bool, respect_voids: bool = True
 ) -> tuple[list[int], int] | None:
     n, me = knowledge.players, knowledge.seat
     holdings = list(knowledge.known)
@@ -95,13 +103,22 @@ def _try_sample(
     room.append(knowledge.kitty_size)
     holders = [*range(n), n]
     voids = [*knowledge.voids, 0] if respect_voids else [0] * (n + 1)
-
-    # Who may hold a card depends only on its suit (voids) and on who still has room.
-    by_suit = [[s for s in holders if not voids[s] & SUIT_MASKS[suit]] for suit in range(4)]
+    # The suits each holder may take, as a 4-bit set.
+    takes = [
+        sum(1 << suit for suit in range(4) if not voids[s] & SUIT_MASKS[suit]) for s in holders
+    ]
+    by_suit = [[s for s in holders if takes[s] >> suit & 1] for suit in range(4)]
     cards.sort(key=lambda card: len(by_suit[card // 13]))  # the most constrained first
+    left = [0, 0, 0, 0]
+    for card in cards:
+        left[card // 13] += 1
     kitty = 0
     for card in cards:
-        seats = [s for s in by_suit[card // 13] if room[s] > 0]
+        suit = card // 13
+        left[suit] -= 1
+        seats = [s for s in by_suit[suit] if room[s] > 0]
+        if careful:
+            seats = [s for s in seats if _fits(left, room, takes, s)]
         if not seats:
             return None
         seat = rnd.choices(seats, [room[s] for s in seats])[0] if len(seats) > 1 else seats[0]
@@ -111,3 +128,16 @@ def _try_sample(
         else:
             holdings[seat] |= 1 << card
     return holdings, kitty
+
+
+def _fits(left: list[int], room: list[int], takes: list[int], seat: int) -> bool:
+    """Can the cards still to place (``left`` per suit) go somewhere once ``seat`` takes one?
+    For every set of suits, the cards of those suits must fit in the room of the holders that
+    take any of them (Hall's condition; it is enough for this transport problem)."""
+    room = list(room)
+    room[seat] -= 1
+    for suits in range(1, 16):
+        need = sum(left[suit] for suit in range(4) if suits >> suit & 1)
+        if need and need > sum(r for r, t in zip(room, takes, strict=True) if t & suits):
+            return False
+    return True

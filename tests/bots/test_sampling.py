@@ -152,11 +152,6 @@ def test_imagined_deals_respect_every_void_throughout_real_hands(rules):
             step(match, bots)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sample() deals card by card and falls back on ignoring voids after 21 failed tries;"
-    " here 19 tries in 20 fail",
-)
 def test_a_tightly_constrained_ending_is_dealt_within_the_voids():
     """Three tricks left (seen in play between random bots). Seat 2 cannot hold hearts, seats 1
     and 3 must then take the six hearts, so the three diamonds can only be seat 2's."""
