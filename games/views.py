@@ -74,57 +74,25 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
-def _seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0) -> HttpResponse:
+@login_required
+@require_POST
+def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0) -> HttpResponse:
+    """The seating buttons (sit, leave, bot, fill, start, rematch): one POST each."""
     table = get_object_or_404(Table, pk=table_id)
+    user = _user(request)
     try:
         if action == "sit":
-            services.take_seat(table_id, _user(request), index)
+            services.take_seat(table_id, user, index)
         elif action == "leave":
-            services.leave_seat(table_id, _user(request))
+            services.leave_seat(table_id, user)
         elif action == "bot":
-            services.set_bot(table_id, _user(request), index, request.POST.get("bot") == "on")
+            services.set_bot(table_id, user, index, request.POST.get("bot") == "on")
         elif action == "fill":
-            services.fill_with_bots(table_id, _user(request))
+            services.fill_with_bots(table_id, user)
         elif action == "start":
-            services.start_game(table_id, _user(request))
+            services.start_game(table_id, user)
         elif action == "rematch":
-            services.rematch(table_id, _user(request))
+            services.rematch(table_id, user)
     except services.ServiceError as error:
         messages.error(request, str(error))
     return redirect(_table_url(table))
-
-
-@login_required
-@require_POST
-def sit(request: HttpRequest, table_id: int, index: int) -> HttpResponse:
-    return _seat_action(request, table_id, "sit", index)
-
-
-@login_required
-@require_POST
-def leave(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, "leave")
-
-
-@login_required
-@require_POST
-def bot(request: HttpRequest, table_id: int, index: int) -> HttpResponse:
-    return _seat_action(request, table_id, "bot", index)
-
-
-@login_required
-@require_POST
-def fill(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, "fill")
-
-
-@login_required
-@require_POST
-def start(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, "start")
-
-
-@login_required
-@require_POST
-def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, "rematch")
