@@ -23,7 +23,6 @@ from django.utils import timezone
 from games.engine import (
     PRESETS,
     HeartsError,
-    IllegalMoveError,
     Match,
     Move,
     Phase,
@@ -350,8 +349,6 @@ def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
         raise ServiceError("Bad choice")
     try:
         parse_cards(cards)
-    except IllegalMoveError as error:
-        raise ServiceError(str(error)) from error
     except HeartsError as error:
         raise ServiceError(str(error)) from error
     return action, cards, choice, version
