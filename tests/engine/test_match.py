@@ -26,19 +26,7 @@ from games.engine import (
     places_for,
 )
 
-
-def seed(number):
-    return number.to_bytes(32, "big")
-
-
-def step(match):
-    hand = match.hand
-    if hand.phase is Phase.PASSING:
-        seat = next(s for s in range(match.players) if not hand.has_passed(s))
-        return match.pass_cards(seat, hand.holding(seat)[:3])
-    if hand.phase is Phase.MOON_CHOICE:
-        return match.choose_moon(hand.turn, "others")
-    return match.play(hand.turn, hand.legal_plays(hand.turn)[0])
+from .playing import seed, step
 
 
 def play_until(match, done):
