@@ -6,8 +6,8 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
   levels a host picks; ``normal`` is the default);
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``random``: uniformly random legal cards and passes;
-- ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown,
-  a baseline for measuring what the void-aware sampling is worth.
+- ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown
+  and to how they played, a baseline for measuring what the reading of the play is worth.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Protocol
 
 from games.engine import Card, SeatView
 
-from . import basic
+from . import basic, policy
 from .search import SearchBot
 
 LEVELS = ("easy", "normal", "strong")
@@ -38,7 +38,7 @@ class HeuristicBot:
         return basic.choose_pass(view)
 
     def choose_play(self, view: SeatView) -> Card:
-        return basic.choose_play(view)
+        return policy.choose_card(view)
 
     def choose_moon(self, view: SeatView) -> str:
         return basic.choose_moon(view)
@@ -66,7 +66,9 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
         samples = {"easy": 12, "normal": 400, "strong": 3000}[name]
         return SearchBot(seconds=BUDGETS[name], samples=samples, seed=seed)
     if name == "montecarlo":
-        return SearchBot(seconds=BUDGETS["normal"], samples=400, respect_voids=False, seed=seed)
+        return SearchBot(
+            seconds=BUDGETS["normal"], samples=400, respect_voids=False, mismatch=1.0, seed=seed
+        )
     if name == "heuristic":
         return HeuristicBot()
     if name == "random":

@@ -1,4 +1,5 @@
-"""A sound rule-based baseline: pass the danger, duck when it can, dump the danger when void.
+"""The rule-based player's pass and moon choice (its card play is in :mod:`.policy`): pass
+the danger cards, and take the moon's points in whichever way leaves the shooter best placed.
 
 It reads only a :class:`~games.engine.SeatView`.
 """
@@ -31,47 +32,6 @@ def _danger(card: Card, view: SeatView) -> float:
 def choose_pass(view: SeatView) -> list[Card]:
     ranked = sorted(view.hand, key=lambda card: _danger(card, view), reverse=True)
     return ranked[:3]
-
-
-def _winner_so_far(view: SeatView) -> Card | None:
-    if not view.trick:
-        return None
-    led = view.trick[0][1].suit
-    return max((card for _, card in view.trick if card.suit is led), key=lambda c: c.rank)
-
-
-def choose_play(view: SeatView) -> Card:
-    legal = list(view.legal)
-    if len(legal) == 1:
-        return legal[0]
-    if not view.trick:
-        return _lead(view, legal)
-    led = view.trick[0][1].suit
-    following = [card for card in legal if card.suit is led]
-    if not following:  # void: dump the most dangerous card
-        return max(legal, key=lambda card: _danger(card, view))
-    best = _winner_so_far(view)
-    assert best is not None
-    ducks = [card for card in following if card.rank < best.rank]
-    last_to_play = len(view.trick) == view.players - 1
-    trick_points = sum(card.points for _, card in view.trick)
-    if ducks:
-        return max(ducks, key=lambda card: card.rank)
-    if last_to_play and trick_points == 0 and not (led is Suit.SPADES and QS in following):
-        # Taking a clean trick last costs nothing: get rid of the highest card.
-        return max(following, key=lambda card: (card != QS, card.rank))
-    return min(following, key=lambda card: (card == QS, card.rank))
-
-
-def _lead(view: SeatView, legal: list[Card]) -> Card:
-    played = {card for trick in view.tricks for card in trick.cards}
-    queen_out = QS in played or QS in view.hand
-
-    def lead_risk(card: Card) -> tuple[int, int]:
-        risky = card.suit is Suit.SPADES and card.rank >= QS.rank and not queen_out
-        return (int(risky) * 2 + int(card.suit is Suit.HEARTS), card.rank)
-
-    return min(legal, key=lead_risk)
 
 
 def choose_moon(view: SeatView) -> str:

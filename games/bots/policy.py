@@ -1,4 +1,5 @@
-"""The fast play-out policy: the rule-based player, on bit masks, for simulations.
+"""The rule-based player, on bit masks: the heuristic bot, and every seat in the search's
+play-outs.
 
 Lead low in a safe suit; follow with the highest card that still loses, else the lowest (the
 highest when last to a clean trick); when void, dump the Q♠, then high spades while she is out,
@@ -8,7 +9,9 @@ enough of them plays for the moon instead: it takes tricks with its highest card
 
 from __future__ import annotations
 
-from games.engine import Hand
+from collections.abc import Sequence
+
+from games.engine import Card, SeatView, mask_of
 from games.engine.cards import HEARTS_MASK, PENALTY_MASK, QS_BIT, SUIT_MASKS
 
 HIGH_SPADES = (1 << (3 * 13 + 11)) | (1 << (3 * 13 + 12))  # K♠ and A♠
@@ -38,29 +41,31 @@ def lowest(mask: int) -> int:
     return best
 
 
-def shooter(hand: Hand) -> int:
-    """The seat that has taken every point so far, with enough of them to be trying, or -1."""
-    taken = [hand._taken[s] & PENALTY_MASK for s in range(hand.players)]
-    holders = [s for s, mask in enumerate(taken) if mask]
+def shooter(taken: Sequence[int]) -> int:
+    """The seat that has taken every point so far (``taken``: the cards each seat has won),
+    with enough of them to be trying, or -1."""
+    holders = [s for s, mask in enumerate(taken) if mask & PENALTY_MASK]
     if len(holders) != 1:
         return -1
-    mask = taken[holders[0]]
+    mask = taken[holders[0]] & PENALTY_MASK
     points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
     return holders[0] if points >= MOON_THRESHOLD else -1
 
 
-def queen_taken(hand: Hand) -> bool:
-    return any(mask & QS_BIT for mask in hand._taken)
+def queen_taken(taken: Sequence[int]) -> bool:
+    return any(mask & QS_BIT for mask in taken)
 
 
-def choose(hand: Hand, seat: int, legal: int, moon_seat: int, queen_out: bool) -> int:
-    """The policy's card for ``seat``; ``moon_seat`` and ``queen_out`` change only between
-    tricks, so the caller works them out once a trick (see :func:`shooter`)."""
+def choose(
+    trick: Sequence[int], players: int, seat: int, legal: int, moon_seat: int, queen_out: bool
+) -> int:
+    """The card ``seat`` plays from its ``legal`` ones onto ``trick`` (card indices in play
+    order). ``moon_seat`` and ``queen_out`` change only between tricks, so the caller works
+    them out once a trick (see :func:`shooter` and :func:`queen_taken`)."""
     if not legal & (legal - 1):
         return legal.bit_length() - 1
     if seat == moon_seat:
         return highest(legal)
-    trick = hand.trick
     if not trick:
         safe = legal & ~HEARTS_MASK
         if not queen_out:
@@ -73,7 +78,7 @@ def choose(hand: Hand, seat: int, legal: int, moon_seat: int, queen_out: bool) -
         below = follow & ((1 << best) - 1)
         if below:
             return below.bit_length() - 1
-        last = len(trick) == hand.players - 1
+        last = len(trick) == players - 1
         points = any((1 << card) & PENALTY_MASK for card in trick)
         rest = follow & ~QS_BIT or follow
         if last and not points:
@@ -87,3 +92,15 @@ def choose(hand: Hand, seat: int, legal: int, moon_seat: int, queen_out: bool) -
     if hearts and moon_seat < 0:
         return hearts.bit_length() - 1
     return highest(legal & ~HEARTS_MASK or legal)
+
+
+def choose_card(view: SeatView) -> Card:
+    """The rule-based player's card for the seat of ``view``."""
+    assert view.seat is not None
+    taken = [0] * view.players
+    for done in view.tricks:
+        taken[done.winner] |= mask_of(done.cards)
+    trick = [card.index for _, card in view.trick]
+    legal = mask_of(view.legal)
+    index = choose(trick, view.players, view.seat, legal, shooter(taken), queen_taken(taken))
+    return next(card for card in view.legal if card.index == index)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from itertools import islice
 
 from games.engine import Card, Hand, Phase, SeatView, imagine_hand
 
 from . import basic, passing
 from .knowledge import learn, sample
 from .policy import choose, queen_taken, shooter
+from .reading import deals, read
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,9 @@ class SearchBot:
     samples: int = 400  # deals at most per decision
     respect_voids: bool = True
     seed: int | None = None
+    # Weight of a deal for each earlier card another seat played that the rule-based player
+    # would not have played from the hand the deal gives it (1: the play is not read).
+    mismatch: float = 0.1
 
     def choose_pass(self, view: SeatView) -> list[Card]:
         return passing.choose_pass(view)
@@ -46,14 +51,16 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         totals = dict.fromkeys(legal, 0.0)
-        done = 0
-        while done < self.samples:
-            holdings, kitty = sample(knowledge, rnd)
+        if self.mismatch < 1.0:
+            deadline = None if self.seconds is None else start + self.seconds / 2
+            hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=deadline)
+        else:
+            hidden = (sample(knowledge, rnd) for _ in iter(int, 1))
+        for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
             base = imagine_hand(view, holdings, kitty)
             for card in legal:
                 points = play_out(base, me, card.index)
                 totals[card] += points[me] - (sum(points) - points[me]) / (n - 1)
-            done += 1
             if self.seconds is not None and done >= 2:
                 elapsed = time.perf_counter() - start
                 if elapsed * (done + 1) / done > self.seconds:
@@ -88,12 +95,14 @@ def play_out(base: Hand, seat: int, card: int) -> tuple[int, ...]:
     hand = base.copy()
     hand.play_index(seat, card)
     playing = Phase.PLAYING
-    moon_seat, queen_out = shooter(hand), queen_taken(hand)
+    taken, players = hand._taken, hand.players
+    moon_seat, queen_out = shooter(taken), queen_taken(taken)
     while hand.phase is playing:
-        turn = hand.turn
-        if not hand.trick:
-            moon_seat, queen_out = shooter(hand), queen_taken(hand)
-        hand.play_index(turn, choose(hand, turn, hand.legal_mask(turn), moon_seat, queen_out))
+        turn, trick = hand.turn, hand.trick
+        if not trick:
+            moon_seat, queen_out = shooter(taken), queen_taken(taken)
+        card = choose(trick, players, turn, hand.legal_mask(turn), moon_seat, queen_out)
+        hand.play_index(turn, card)
     if hand.phase is Phase.MOON_CHOICE:
         hand.choose_moon(hand.turn, "others")
     assert hand.points is not None

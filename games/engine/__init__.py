@@ -82,7 +82,7 @@ from .events import (
     TrickTaken,
     event_to_json,
 )
-from .hand import Hand, Move, Phase, Trick
+from .hand import Hand, Move, Phase, Trick, legal_from
 from .match import Match, Result, places_for
 from .rules import (
     CARD_SECONDS,
@@ -149,6 +149,7 @@ __all__ = [
     "fingerprint",
     "format_cards",
     "imagine_hand",
+    "legal_from",
     "mask_of",
     "new_seed",
     "parse_cards",

@@ -129,6 +129,40 @@ class Trick(NamedTuple):
         return (self.leader + position) % players
 
 
+def legal_from(
+    hand: int,
+    trick: list[int] | tuple[int, ...],
+    *,
+    first: bool,
+    hearts_broken: bool,
+    old_queen: bool,
+    must_lead: int = -1,
+) -> int:
+    """The cards of ``hand`` (a mask) that may be played onto ``trick`` (card indexes so far):
+    the rule behind :meth:`Hand.legal_mask`, for whoever reasons about hands they imagine.
+
+    ``first`` says the first trick is protected (no points on it unless the hand has nothing
+    else); ``must_lead`` is the card the first lead must be, or -1.
+    """
+    if not trick:
+        if must_lead >= 0:
+            legal = 1 << must_lead
+        elif not hearts_broken and hand & ~HEARTS_MASK:
+            legal = hand & ~HEARTS_MASK
+        else:
+            legal = hand
+    elif hand & SUIT_MASKS[trick[0] // 13]:
+        legal = hand & SUIT_MASKS[trick[0] // 13]
+    elif old_queen and hand & QS_BIT:
+        # The queen must go now, unless the first trick is protected and she need not.
+        legal = QS_BIT if not first or not hand & ~PENALTY_MASK else hand
+    else:
+        legal = hand
+    if first and legal & ~PENALTY_MASK:
+        legal &= ~PENALTY_MASK
+    return legal
+
+
 class Hand:
     """The state of one hand. Ask (``legal_plays``, ``why_not``) before acting; every action
     returns the events it caused or raises an :class:`IllegalMoveError` and changes nothing.
@@ -288,25 +322,14 @@ class Hand:
             return 0
         if self._legal >= 0:
             return self._legal
-        hand = self._hands[seat]
-        trick = self.trick
-        first = self._protect_first and not self.tricks
-        if not trick:
-            if self._must_lead >= 0:
-                legal = 1 << self._must_lead
-            elif not self.hearts_broken and hand & ~HEARTS_MASK:
-                legal = hand & ~HEARTS_MASK
-            else:
-                legal = hand
-        elif hand & SUIT_MASKS[trick[0] // 13]:
-            legal = hand & SUIT_MASKS[trick[0] // 13]
-        elif self.rules.old_queen and hand & QS_BIT:
-            # The queen must go now, unless the first trick is protected and she need not.
-            legal = QS_BIT if not first or not hand & ~PENALTY_MASK else hand
-        else:
-            legal = hand
-        if first and legal & ~PENALTY_MASK:
-            legal &= ~PENALTY_MASK
+        legal = legal_from(
+            self._hands[seat],
+            self.trick,
+            first=self._protect_first and not self.tricks,
+            hearts_broken=self.hearts_broken,
+            old_queen=self.rules.old_queen,
+            must_lead=self._must_lead,
+        )
         self._legal = legal
         return legal
 

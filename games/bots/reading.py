@@ -1,0 +1,218 @@
+"""Reading the other players' cards from how they played.
+
+Every card another seat played was a choice from the hand it held then. A deal of the hidden
+cards in which the rule-based player (:mod:`.policy`) would have made the same choices is more
+likely than one in which it would not, and a deal in which a card played could not have been
+legal is impossible. :func:`deals` walks among the deals that :mod:`.knowledge` allows, by
+swapping two hidden cards between holders at a time (Metropolis), so that each deal is kept in
+proportion to ``mismatch`` to the power of the plays it fails to explain.
+
+Only public facts go in: the cards played, in order, and who played them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from games.engine import FirstLead, SeatView, legal_from
+from games.engine.cards import HEARTS_MASK, QS_BIT
+
+from .knowledge import Knowledge, sample
+from .policy import choose, queen_taken, shooter
+
+# A hand that could not have made one of its plays counts this many misses, and FORBIDDING
+# more for each card in it that forbade the play, so that a walk through impossible deals
+# heads steeply for possible ones.
+IMPOSSIBLE = 200  # more than the most misses a possible hand can have (13 a play)
+FORBIDDING = 4
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One earlier play by another seat, with the public state it was made in."""
+
+    card: int
+    trick: tuple[int, ...]  # the cards before it in its trick
+    later: int  # the cards the seat played from this one on: its hand then was these + now
+    first: bool  # on a protected first trick
+    hearts_broken: bool
+    moon_seat: int
+    queen_out: bool
+
+
+@dataclass(frozen=True)
+class Reading:
+    players: int
+    old_queen: bool
+    decisions: tuple[tuple[Decision, ...], ...]  # per seat; the reading seat's own are left out
+
+    def misses(self, seat: int, hand: int) -> int:
+        """How far ``seat``'s plays are from the rule-based player's, had it held ``hand`` now:
+        for each play, the cards it would have chosen before the one played (at least
+        IMPOSSIBLE if one of the plays would have been illegal)."""
+        count = 0
+        for d in self.decisions[seat]:
+            held = hand | d.later
+            legal = legal_from(
+                held,
+                d.trick,
+                first=d.first,
+                hearts_broken=d.hearts_broken,
+                old_queen=self.old_queen,
+            )
+            if not legal >> d.card & 1:
+                count += IMPOSSIBLE + FORBIDDING * (legal & hand).bit_count()
+                continue
+            # Each card the rule-based player would have played first is one miss: a lead of
+            # the 9 from a hand with three lower safe cards misses three times.
+            while legal & (legal - 1):
+                picked = choose(d.trick, self.players, seat, legal, d.moon_seat, d.queen_out)
+                if picked == d.card:
+                    break
+                count += 1
+                legal &= ~(1 << picked)
+        return count
+
+
+def read(view: SeatView) -> Reading:
+    """The decisions of every other seat so far in this hand, from ``view``'s public facts."""
+    rules, n = view.rules, view.players
+    history = [
+        ((trick.leader + i) % n, card.index)
+        for trick in view.tricks
+        for i, card in enumerate(trick.cards)
+    ]
+    history.extend((seat, card.index) for seat, card in view.trick)
+    taken = [0] * n
+    broken = False
+    trick: list[int] = []
+    leader = history[0][0] if history else 0
+    tricks_done = 0
+    raw: list[list[tuple[int, Decision]]] = [[] for _ in range(n)]
+    for position, (seat, card) in enumerate(history):
+        if not trick:
+            leader = seat
+        forced_lead = position == 0 and rules.first_lead is FirstLead.LOWEST_CLUB
+        if seat != view.seat and not forced_lead:
+            decision = Decision(
+                card=card,
+                trick=tuple(trick),
+                later=0,
+                first=not rules.points_on_first_trick and tricks_done == 0,
+                hearts_broken=broken,
+                moon_seat=shooter(taken),
+                queen_out=queen_taken(taken),
+            )
+            raw[seat].append((position, decision))
+        trick.append(card)
+        bit = 1 << card
+        if bit & HEARTS_MASK or (bit == QS_BIT and rules.queen_breaks_hearts):
+            broken = True
+        if len(trick) == n:
+            led = trick[0] // 13
+            best = max(c for c in trick if c // 13 == led)
+            winner = (leader + trick.index(best)) % n
+            for c in trick:
+                taken[winner] |= 1 << c
+            trick = []
+            tricks_done += 1
+    decisions = []
+    for seat in range(n):
+        plays = [(i, c) for i, (s, c) in enumerate(history) if s == seat]
+        done = []
+        for position, decision in raw[seat]:
+            later = 0
+            for i, c in plays:
+                if i >= position:
+                    later |= 1 << c
+            done.append(_with_later(decision, later))
+        decisions.append(tuple(done))
+    return Reading(players=n, old_queen=rules.old_queen, decisions=tuple(decisions))
+
+
+def _with_later(decision: Decision, later: int) -> Decision:
+    return Decision(
+        decision.card,
+        decision.trick,
+        later,
+        decision.first,
+        decision.hearts_broken,
+        decision.moon_seat,
+        decision.queen_out,
+    )
+
+
+def deals(
+    knowledge: Knowledge,
+    reading: Reading,
+    rnd: random.Random,
+    mismatch: float,
+    burn_in: int = 40,
+    steps: int = 4,
+    restart: int = 12,
+    deadline: float | None = None,
+) -> Iterator[tuple[list[int], int]]:
+    """Endless deals of the hidden cards, each kept in proportion to ``mismatch`` to the power
+    of the plays it leaves unexplained.
+
+    A walk of swaps from a fresh deal gives ``restart`` deals, ``steps`` swaps apart, after
+    ``burn_in`` swaps (more while the deal is impossible, until ``deadline`` by
+    :func:`time.perf_counter`); then a new walk starts, so that one stuck walk cannot speak for
+    all the deals.
+    """
+    n = knowledge.players
+    if not any(reading.decisions):
+        while True:
+            yield sample(knowledge, rnd)
+    fixed = [*knowledge.known, 0]
+    fixed[knowledge.seat] = knowledge.mine
+    voids = [*knowledge.voids, 0]
+    while True:
+        dealt, kitty = sample(knowledge, rnd)
+        holdings = [*dealt, kitty]  # the kitty is holder n; it made no plays
+        holders = [s for s in range(n + 1) if holdings[s] & ~fixed[s]]
+        if len(holders) < 2:
+            yield dealt, kitty
+            continue
+        misses = [reading.misses(s, holdings[s]) if s < n else 0 for s in range(n + 1)]
+        proposals = burn_in
+        for _ in range(restart):
+            for step in range(MOST_STEPS):
+                if step >= proposals and (
+                    max(misses) < IMPOSSIBLE
+                    or (deadline is not None and step % 64 == 0 and time.perf_counter() > deadline)
+                ):
+                    break
+                a, b = rnd.sample(holders, 2)
+                x = _any_card(holdings[a] & ~fixed[a] & ~voids[b], rnd)
+                y = _any_card(holdings[b] & ~fixed[b] & ~voids[a], rnd)
+                if not x or not y:
+                    continue
+                swap = x | y
+                new_a, new_b = holdings[a] ^ swap, holdings[b] ^ swap
+                miss_a = reading.misses(a, new_a) if a < n else 0
+                miss_b = reading.misses(b, new_b) if b < n else 0
+                change = miss_a + miss_b - misses[a] - misses[b]
+                if change <= 0 or rnd.random() < mismatch**change:
+                    holdings[a], holdings[b] = new_a, new_b
+                    misses[a], misses[b] = miss_a, miss_b
+            yield holdings[:n], holdings[n]
+            proposals = steps
+
+
+MOST_STEPS = 3000  # a bound on the steps between deals, when the walk starts far off
+
+
+def _any_card(mask: int, rnd: random.Random) -> int:
+    """One card of ``mask`` at random, as a one-bit mask (0 if there is none)."""
+    if not mask:
+        return 0
+    for _ in range(rnd.randrange(mask.bit_count())):
+        mask &= mask - 1
+    return mask & -mask
+
+
+__all__ = ["IMPOSSIBLE", "Decision", "Reading", "deals", "read"]
