@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from games.engine import Card, Match, Phase, SeatView, seat_view
 
@@ -44,6 +46,7 @@ class PlayerInfo:
     total: int
     passed: bool
     to_play: bool
+    on_the_clock: bool  # the table waits on this seat (its turn, or a pass not yet made)
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,11 @@ def build_context(
             total=view.totals[seat],
             passed=view.has_passed[seat],
             to_play=not game.is_over and view.phase is not Phase.PASSING and view.turn == seat,
+            on_the_clock=not game.is_over
+            and (
+                (view.phase is Phase.PASSING and not view.has_passed[seat])
+                or (view.phase is not Phase.PASSING and view.turn == seat)
+            ),
         )
         for seat in range(match.players)
     ]
@@ -123,7 +131,42 @@ def build_context(
         "status": _status(game, view, infos, me),
         "last_hand_summary": _last_hand(match, view, infos),
         "result_rows": _result_rows(game, infos),
+        "deadline_ms": _deadline_ms(game),
+        "seconds_left": _seconds_left(game),
+        "timed_out": _timed_out(match, infos),
     }
+
+
+def _deadline_ms(game: Game) -> int | None:
+    if game.is_over or game.deadline is None:
+        return None
+    return int(game.deadline.timestamp() * 1000)
+
+
+def _seconds_left(game: Game) -> int | None:
+    if game.is_over or game.deadline is None:
+        return None
+    return max(0, math.ceil((game.deadline - timezone.now()).total_seconds()))
+
+
+def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
+    """The table's latest move for a seat out of time in this hand, in words."""
+    moves = [move for move in match.hand.moves if move.timeout]
+    if match.result is not None and match.result.reason in ("left", "timed out"):
+        seat = match.result.forfeited
+        assert seat is not None
+        if match.result.reason == "left":
+            return f"{infos[seat].name} ran out of time three times in a row and left the game."
+        return f"{infos[seat].name} ran out of time: the game ends against them."
+    if not moves:
+        return ""
+    move = moves[-1]
+    name = infos[move.seat].name
+    if move.kind == "pass":
+        return f"Time ran out for {name}: the table passed three cards for them."
+    if move.kind == "moon":
+        return f"Time ran out for {name}: the table chose how the moon scores."
+    return f"Time ran out for {name}: the table played the {move.cards[0].display} for them."
 
 
 def _status(game: Game, view: SeatView, infos: list[PlayerInfo], me: int | None) -> str:

@@ -12,16 +12,20 @@ import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.engine import (
     PRESETS,
+    Clock,
     HeartsError,
     Match,
     Move,
@@ -195,7 +199,10 @@ def start_game(table_id: int, user: User) -> Game:
         )
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status"])
-        _after_change(game, Match(Rules.from_json(game.rules), bytes(game.seed)))
+        match = Match(Rules.from_json(game.rules), bytes(game.seed))
+        _set_deadline(game, match, keep=False)
+        game.save(update_fields=["deadline"])
+        _after_change(game, match)
     return game
 
 
@@ -247,7 +254,13 @@ def act(
     choice: str = "",
     timeout: bool = False,
 ) -> Outcome:
-    """Apply one move for ``seat``; ``version`` is the one the mover saw (None: trust it)."""
+    """Apply one move for ``seat``; ``version`` is the one the mover saw (None: trust it).
+
+    A ``timeout`` move is the table's, made for a seat whose deadline has passed: it is
+    refused (StaleVersion) unless the game is still waiting on that deadline. Under the strict
+    clock, or at a player's third time-out in a row under the relaxed one, it ends the game
+    against the seat instead.
+    """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.is_over:
@@ -259,6 +272,8 @@ def act(
             hand_started = match.version - len(match.hand.moves)
             if not (kind == "pass" and hand_started <= version < game.version):
                 raise StaleVersion()
+        if timeout:
+            kind, cards, choice = _timed_out(game, match, seat, kind, cards, choice)
         try:
             move = Move(kind, seat, tuple(parse_cards(list(cards))), choice, timeout)
             events = match.apply(move)
@@ -275,13 +290,49 @@ def act(
             choice=logged.choice,
             timeout=logged.timeout,
         )
-        if kind != "resign" and not timeout:
-            game.players.filter(seat=seat).update(timeouts_in_a_row=0)
+        if kind != "resign":
+            game.players.filter(seat=seat).update(
+                timeouts_in_a_row=F("timeouts_in_a_row") + 1 if timeout else 0
+            )
         if match.result is not None:
             _finish(game, match)
+        else:
+            _set_deadline(game, match, keep=kind == "pass")
         game.save()
         _after_change(game, match)
         return Outcome(game.version, events)
+
+
+def _timed_out(
+    game: Game, match: Match, seat: int, kind: str, cards: Iterable[str], choice: str
+) -> tuple[str, Iterable[str], str]:
+    """The move the table makes for a seat out of time: the safe one offered, or the end."""
+    if game.deadline is None or timezone.now() < game.deadline:
+        raise StaleVersion()  # early, or the turn has been played
+    if seat not in seats_to_act(match):
+        raise StaleVersion()
+    if match.rules.clock is Clock.STRICT:
+        return "resign", (), "timed out"
+    player = game.players.get(seat=seat)
+    if not player.is_bot and player.timeouts_in_a_row + 1 >= TIMEOUTS_TO_LEAVE:
+        return "resign", (), "left"
+    return kind, cards, choice
+
+
+TIMEOUTS_TO_LEAVE = 3  # relaxed time-outs in a row that count as leaving the table
+
+
+def _set_deadline(game: Game, match: Match, keep: bool) -> None:
+    """The time by which the seats waited on must move: a fresh one for every turn, and one
+    for all the passes of a hand (``keep``: another seat's pass leaves it as it was)."""
+    if not seats_to_act(match):
+        game.deadline = None
+        return
+    passing = match.hand.phase is Phase.PASSING
+    if keep and passing and game.deadline is not None:
+        return
+    seconds = settings.HEARTS_PASS_SECONDS if passing else settings.HEARTS_CARD_SECONDS
+    game.deadline = timezone.now() + timedelta(seconds=seconds)
 
 
 def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:
@@ -314,15 +365,38 @@ def seats_to_act(match: Match) -> list[int]:
 
 
 def _after_change(game: Game, match: Match) -> None:
+    """After commit: tell the table and the lobby, wake the bots, and set the clock."""
     waiting = seats_to_act(match)
     bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
-    game_id, version, table = game.pk, game.version, game.table
+    game_id, version, table, deadline = game.pk, game.version, game.table, game.deadline
     _table_changed(table, version)
-    bot_seats = [seat for seat in waiting if seat in bots]
-    if bot_seats:
-        from .tasks import schedule_bots
+    from .tasks import schedule_bots, schedule_deadline
 
+    if any(seat in bots for seat in waiting):
         transaction.on_commit(lambda: schedule_bots(game_id, version))
+    if deadline is not None and any(seat not in bots for seat in waiting):
+        transaction.on_commit(lambda: schedule_deadline(game_id, version, deadline))
+
+
+def resume_clocks() -> int:
+    """Before the site starts again after it was down: nobody could move meanwhile, so every
+    running game gets a fresh deadline for the turn in progress (a bot's turn is due at once).
+    Only the database changes; the sweep in Celery beat enforces the deadlines as they pass.
+    Returns the number of games resumed."""
+    resumed = 0
+    for game_id in Game.objects.filter(status=Game.Status.PLAYING).values_list("pk", flat=True):
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if game.is_over:
+                continue
+            match = game.match()
+            _set_deadline(game, match, keep=False)
+            bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+            if all(seat in bots for seat in seats_to_act(match)):
+                game.deadline = timezone.now()
+            game.save(update_fields=["deadline"])
+            resumed += 1
+    return resumed
 
 
 def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:

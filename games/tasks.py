@@ -1,18 +1,23 @@
-"""Celery tasks: bots move through the same service as people, after a short pause.
+"""Celery tasks: bots' moves and the clock, through the same service as people's moves.
 
 A task carries the game's version when it was scheduled; if the game has moved on, the task
-does nothing, so a duplicate or late delivery changes nothing. The bot decides outside any
-transaction: no lock is held while it thinks.
+does nothing, so a duplicate or late delivery changes nothing, and a deadline task that comes
+early does nothing either. Bots decide outside any transaction: no lock is held while they
+think. A periodic sweep (Celery beat) enforces any turn whose deadline passed while no task
+was there to do it (a worker down, a task lost), once: the service's lock and version check
+see to that.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
-from games.bots import make_bot
+from games.bots import make_bot, safe_bot
 from games.engine import Phase, seat_view
 
 from . import services
@@ -25,19 +30,78 @@ def schedule_bots(game_id: int, version: int) -> None:
     bot_move.apply_async((game_id, version), countdown=settings.HEARTS_BOT_DELAY)
 
 
-@shared_task(acks_late=True, ignore_result=True)
+def schedule_deadline(game_id: int, version: int, deadline: datetime) -> None:
+    enforce_deadline.apply_async((game_id, version), eta=deadline)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def bot_move(game_id: int, version: int) -> None:
     play_bots(game_id, version)
 
 
-def play_bots(game_id: int, version: int) -> None:
-    """Make the moves the bots owe at ``version``: every bot's pass, or one card or choice."""
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def enforce_deadline(game_id: int, version: int) -> None:
+    time_out(game_id, version)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Enforce every turn that is overdue; returns how many games were acted on."""
+    overdue = Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=timezone.now())
+    acted = 0
+    for game_id, version in overdue.values_list("pk", "version"):
+        acted += time_out(game_id, version) > 0
+    return acted
+
+
+def time_out(game_id: int, version: int) -> int:
+    """The table's moves for the seats whose deadline at ``version`` has passed: the bot's
+    safe card or pass for people (a time-out, see :func:`services.act`), the bots' own moves
+    for bots whose task never came. Returns the number of moves made."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.is_over or game.version != version:
-        return
+        return 0
+    if game.deadline is None or timezone.now() < game.deadline:
+        return 0
+    match = game.match()
+    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    waiting = services.seats_to_act(match)
+    made = 0
+    if any(seat in bots for seat in waiting):
+        made += play_bots(game_id, version)
+    safe = safe_bot()
+    for seat in waiting:
+        if seat in bots:
+            continue
+        view = seat_view(match, seat)
+        try:
+            if view.phase is Phase.PASSING:
+                cards = [str(c) for c in safe.choose_pass(view)]
+                services.act(game_id, seat, "pass", version=version, cards=cards, timeout=True)
+            elif view.phase is Phase.MOON_CHOICE:
+                choice = safe.choose_moon(view)
+                services.act(game_id, seat, "moon", version=version, choice=choice, timeout=True)
+            else:
+                card = str(safe.choose_play(view))
+                services.act(game_id, seat, "play", version=version, cards=[card], timeout=True)
+        except services.ServiceError:  # moved meanwhile (StaleVersion), or over
+            return made
+        made += 1
+        if view.phase is not Phase.PASSING:
+            break
+    return made
+
+
+def play_bots(game_id: int, version: int) -> int:
+    """Make the moves the bots owe at ``version``: every bot's pass, or one card or choice.
+    Returns the number of moves made."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.is_over or game.version != version:
+        return 0
     match = game.match()
     bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
     bot = make_bot(game.table.bot_level)
+    made = 0
     for seat in services.seats_to_act(match):
         if seat not in bots:
             continue
@@ -53,8 +117,10 @@ def play_bots(game_id: int, version: int) -> None:
                 card = str(bot.choose_play(view))
                 outcome = services.act(game_id, seat, "play", version=version, cards=[card])
         except services.StaleVersion:
-            return  # somebody else moved first; their move scheduled what comes next
+            return made  # somebody else moved first; their move scheduled what comes next
+        made += 1
         version = outcome.version
         if view.phase is not Phase.PASSING:
-            return  # one card at a time, so that people can follow the play
+            return made  # one card at a time, so that people can follow the play
         match = Game.objects.get(pk=game_id).match()
+    return made

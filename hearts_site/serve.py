@@ -72,6 +72,11 @@ def main() -> None:
         cwd=BASE_DIR,
         check=True,
     )
+    # Nobody could move while the site was down: running games get a fresh deadline, which
+    # the sweep in beat enforces if it passes (bots' turns are due at once).
+    subprocess.run(
+        [sys.executable, "manage.py", "resume_clocks"], env=env, cwd=BASE_DIR, check=True
+    )
     celery = shutil.which("celery", path=str(bin_dir)) or "celery"
     daphne = shutil.which("daphne", path=str(bin_dir)) or "daphne"
     beat_schedule = var_dir / "celerybeat-schedule"

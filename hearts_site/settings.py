@@ -117,6 +117,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 # A task is redelivered only after this long unacknowledged: well above the longest countdown.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Turns whose deadline passed with no task to enforce it (a worker down, a task lost).
+HEARTS_SWEEP_SECONDS = env_float("HEARTS_SWEEP_SECONDS", 5.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-turns": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": HEARTS_SWEEP_SECONDS,
+    }
+}
 
 AUTH_USER_MODEL = "auth.User"
 AUTHENTICATION_BACKENDS = [

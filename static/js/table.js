@@ -224,4 +224,25 @@
     }
   });
   document.addEventListener("DOMContentLoaded", refresh);
+
+  // The clocks count down from the seconds the server rendered (so the computer's own clock,
+  // right or wrong, does not matter). Your own clock warns once at ten seconds.
+  let warned = null;
+  function tick() {
+    for (const el of document.querySelectorAll(".clock")) {
+      const shown = el.querySelector(".clock-seconds");
+      if (!shown) continue;
+      if (!el.dataset.end) el.dataset.end = String(Date.now() + Number(shown.textContent) * 1000);
+      const left = Math.max(0, Math.ceil((Number(el.dataset.end) - Date.now()) / 1000));
+      if (shown.textContent !== String(left)) shown.textContent = String(left);
+      el.classList.toggle("low", left <= 10);
+      const mine = el.closest(".seat.me");
+      const key = board() ? board().dataset.version : "";
+      if (mine && left <= 10 && left > 0 && warned !== key) {
+        warned = key;
+        announce(`${left} seconds left`);
+      }
+    }
+  }
+  window.setInterval(tick, 250);
 })();

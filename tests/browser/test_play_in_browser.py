@@ -204,6 +204,15 @@ def test_keyboard_lifts_three_cards_and_p_passes(tab: Tab) -> None:
     # The bots pass at once; wait for that so no update arrives while we use the keys.
     wait_for_bot_passes(page)
 
+    # Only our seat still owes a pass: its clock counts down from 30 seconds.
+    assert page.locator(".seat .clock").count() == 1
+    clock = page.locator(".seat.me .clock .clock-seconds")
+    first = int(clock.inner_text())
+    page.wait_for_timeout(1300)
+    second = int(clock.inner_text())
+    assert 0 < second < first <= 30, (first, second)
+    assert page.locator(".seat.me .clock").get_attribute("role") == "timer"
+
     # Tab from the top of the page until the hand has the focus (one tab stop for the hand).
     for _ in range(30):
         page.keyboard.press("Tab")

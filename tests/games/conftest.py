@@ -7,8 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import SyncToAsync
+from django.conf import settings as django_settings
 from django.db import connections
 from pytest_django.fixtures import Settings
+
+from hearts_site import celery_app
 
 
 @pytest.fixture(autouse=True)
@@ -34,3 +37,31 @@ def _close_socket_connections() -> Iterator[None]:
     open after the test, and PostgreSQL would refuse to drop the test database at the end."""
     yield
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+@pytest.fixture(autouse=True)
+def task_queue() -> Iterator[str]:
+    """The bots' and the clock's tasks go to a queue of this test's own: a worker on the same
+    Redis (another test run, a development server) must not take them to its own database,
+    and none of them is left behind in a queue somebody else reads."""
+    conf = celery_app.conf
+    routes = conf.task_routes
+    queue = f"test-tasks-{uuid.uuid4().hex}"
+    conf.task_routes = {"games.tasks.*": {"queue": queue}}
+    _reroute()
+    try:
+        yield queue
+    finally:
+        conf.task_routes = routes
+        _reroute()
+        if django_settings.REDIS_URL:
+            with celery_app.connection_for_write() as broker:
+                bound = celery_app.amqp.queues[queue](broker.default_channel)
+                bound.declare()  # so that this channel knows the bindings it must delete
+                bound.delete()
+
+
+def _reroute() -> None:
+    """Make Celery read ``task_routes`` again: it keeps both the routes and its router."""
+    celery_app.amqp.flush_routes()
+    celery_app.amqp.__dict__.pop("router", None)

@@ -1,0 +1,434 @@
+"""Clocks: every turn has a deadline; when it passes, the table moves for the seat (relaxed) or
+the game ends against it (strict); three time-outs in a row count as leaving; resigning ends
+the game at once. The deadline task and the sweep act only on the turn they were meant for."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, connections
+from django.utils import timezone
+
+from games import services
+from games.engine import Clock, Match, Phase, Rules
+from games.models import Game, GamePlayer, MoveRecord, Table
+from games.selectors import build_context
+from games.tasks import sweep_deadlines, time_out
+
+pytestmark = pytest.mark.django_db
+
+
+def four_people(clock: Clock = Clock.RELAXED) -> Game:
+    """alice, bob, carol and dave at a Standard table with ``clock``, the game dealt."""
+    names = ["alice", "bob", "carol", "dave"]
+    people = [User.objects.create_user(name) for name in names]
+    options = {} if clock is Clock.RELAXED else {"clock": "strict"}
+    table = services.create_table(people[0], preset="custom", options=options)
+    for index, person in enumerate(people[1:], start=1):
+        services.take_seat(table.pk, person, index)
+    return services.start_game(table.pk, people[0])
+
+
+def against_bots(clock: Clock = Clock.RELAXED) -> Game:
+    alice = User.objects.create_user("alice")
+    options = {} if clock is Clock.RELAXED else {"clock": "strict"}
+    table = services.create_table(alice, preset="custom", options=options)
+    services.fill_with_bots(table.pk, alice)
+    return services.start_game(table.pk, alice)
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def everyone_passes(game: Game) -> None:
+    match = fresh(game).match()
+    for seat in range(match.players):
+        if not match.hand.has_passed(seat):
+            cards = [str(card) for card in match.hand.holding(seat)[:3]]
+            services.act(game.pk, seat, "pass", version=None, cards=cards)
+
+
+def play_one(game: Game) -> None:
+    match = fresh(game).match()
+    seat = match.hand.turn
+    card = str(match.hand.legal_plays(seat)[0])
+    services.act(game.pk, seat, "play", version=match.version, cards=[card])
+
+
+def overdue(game: Game) -> int:
+    """Let the deadline of the turn in progress pass; returns the game's version."""
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    return fresh(game).version
+
+
+def seconds_until(game: Game) -> float:
+    deadline = fresh(game).deadline
+    assert deadline is not None
+    return (deadline - timezone.now()).total_seconds()
+
+
+def rules_of(game: Game) -> Rules:
+    return Rules.from_json(game.rules)
+
+
+# Deadlines -------------------------------------------------------------------------------
+
+
+def test_the_pass_has_thirty_seconds_for_everyone_and_each_card_twenty_five() -> None:
+    game = four_people()
+    assert 29 < seconds_until(game) <= 30
+    first = fresh(game).deadline
+
+    match = fresh(game).match()
+    services.act(game.pk, 0, "pass", version=0, cards=[str(c) for c in match.hand.holding(0)[:3]])
+    assert fresh(game).deadline == first  # another seat's pass does not restart the clock
+
+    everyone_passes(game)
+    assert 24 < seconds_until(game) <= 25
+    play_one(game)
+    assert 24 < seconds_until(game) <= 25
+
+
+def test_the_table_shows_a_countdown_on_each_seat_it_waits_for() -> None:
+    game = four_people()
+    match = fresh(game).match()
+    services.act(game.pk, 0, "pass", version=0, cards=[str(c) for c in match.hand.holding(0)[:3]])
+    game = fresh(game)
+    context = build_context(game, game.match(), list(game.players.all()), 1)
+    assert [p.on_the_clock for p in context["players"]] == [False, True, True, True]
+    assert 29 <= context["seconds_left"] <= 30
+
+    everyone_passes(game)
+    game = fresh(game)
+    match = game.match()
+    context = build_context(game, match, list(game.players.all()), None)
+    waiting = [p.seat for p in context["players"] if p.on_the_clock]
+    assert waiting == [match.hand.turn]
+
+
+def test_a_finished_game_has_no_deadline() -> None:
+    game = four_people()
+    play_until_cards_are_played(game, 1)
+    services.resign(game.pk, 2)
+    assert fresh(game).deadline is None
+    assert time_out(game.pk, fresh(game).version) == 0
+
+
+# The deadline task's guards -------------------------------------------------------------
+
+
+def test_a_deadline_task_that_comes_early_changes_nothing() -> None:
+    game = four_people()
+    everyone_passes(game)
+    version = fresh(game).version
+
+    assert time_out(game.pk, version) == 0
+    assert fresh(game).version == version
+
+
+def test_a_deadline_task_for_an_old_version_changes_nothing() -> None:
+    game = four_people()
+    everyone_passes(game)
+    old = fresh(game).version
+    play_one(game)
+    version = overdue(game)
+
+    assert time_out(game.pk, old) == 0
+    assert fresh(game).version == version
+
+
+def test_the_same_deadline_task_twice_moves_once() -> None:
+    game = four_people()
+    everyone_passes(game)
+    version = overdue(game)
+
+    assert time_out(game.pk, version) == 1
+    assert time_out(game.pk, version) == 0
+    assert fresh(game).version == version + 1
+
+
+# Relaxed and strict ------------------------------------------------------------------------
+
+
+def test_relaxed_a_safe_card_is_played_and_logged_as_a_time_out() -> None:
+    game = four_people()
+    everyone_passes(game)
+    match = fresh(game).match()
+    seat = match.hand.turn
+    version = overdue(game)
+
+    time_out(game.pk, version)
+
+    record = MoveRecord.objects.get(game=game, number=version + 1)
+    assert (record.kind, record.seat, record.timeout) == ("play", seat, True)
+    assert record.cards == "2C"  # the only card the first lead may be
+    assert GamePlayer.objects.get(game=game, seat=seat).timeouts_in_a_row == 1
+    game = fresh(game)
+    context = build_context(game, game.match(), list(game.players.all()), None)
+    name = ["alice", "bob", "carol", "dave"][seat]
+    assert context["timed_out"] == f"Time ran out for {name}: the table played the 2♣ for them."
+
+
+def test_relaxed_the_passes_not_made_are_made_and_those_made_stand() -> None:
+    game = four_people()
+    match = fresh(game).match()
+    mine = [str(c) for c in match.hand.holding(0)[:3]]
+    services.act(game.pk, 0, "pass", version=0, cards=mine)
+    version = overdue(game)
+
+    assert time_out(game.pk, version) == 3
+
+    match = fresh(game).match()
+    assert match.hand.phase is Phase.PLAYING
+    passes = MoveRecord.objects.filter(game=game, kind="pass").order_by("number")
+    assert [(p.seat, p.timeout) for p in passes] == [(0, False), (1, True), (2, True), (3, True)]
+    assert passes[0].cards == " ".join(mine)
+
+
+def test_relaxed_three_time_outs_in_a_row_count_as_leaving() -> None:
+    game = against_bots()
+    alice_times_out(game)  # the pass
+    bots_play_until_alice(game)
+    alice_times_out(game)
+    assert not fresh(game).is_over
+    bots_play_until_alice(game)
+
+    alice_times_out(game)
+
+    game = fresh(game)
+    assert game.is_over
+    assert game.result["reason"] == "left"
+    assert game.result["places"][0] == 4  # alice, seat 0, is placed last
+    assert game.result["forfeited"] == 0
+    last = MoveRecord.objects.filter(game=game).last()
+    assert last is not None and (last.kind, last.seat, last.choice) == ("resign", 0, "left")
+
+
+def test_a_move_of_her_own_starts_the_count_again() -> None:
+    game = against_bots()
+    alice_times_out(game)
+    bots_play_until_alice(game)
+    alice_times_out(game)
+    bots_play_until_alice(game)
+    play_one(game)  # alice plays herself
+    assert GamePlayer.objects.get(game=game, seat=0).timeouts_in_a_row == 0
+    bots_play_until_alice(game)
+
+    alice_times_out(game)
+
+    assert not fresh(game).is_over
+
+
+def test_strict_a_missed_deadline_ends_the_game_against_that_player() -> None:
+    game = four_people(Clock.STRICT)
+    everyone_passes(game)
+    play_one(game)
+    seat = fresh(game).match().hand.turn
+    version = overdue(game)
+
+    time_out(game.pk, version)
+
+    game = fresh(game)
+    assert game.result["reason"] == "timed out"
+    assert game.result["forfeited"] == seat
+    assert game.result["places"][seat] == 4
+    assert sorted(game.result["places"]) == [1, 1, 1, 4]  # the others share first at 0 each
+
+
+def test_strict_a_missed_pass_before_any_card_aborts_the_game() -> None:
+    game = four_people(Clock.STRICT)
+    version = overdue(game)
+
+    time_out(game.pk, version)
+
+    game = fresh(game)
+    assert game.status == Game.Status.ABORTED
+    assert game.result["places"] == []
+
+
+# Resigning ---------------------------------------------------------------------------------
+
+
+def test_resigning_while_the_first_hand_is_passed_aborts_the_game() -> None:
+    game = four_people()
+    services.resign(game.pk, 1)
+    game = fresh(game)
+    assert game.status == Game.Status.ABORTED
+    assert game.table.status == Table.Status.CLOSED
+
+
+def test_resigning_mid_trick_places_that_seat_last_and_the_others_by_their_totals() -> None:
+    game = four_people()
+    everyone_passes(game)
+    play_until_cards_are_played(game, 6)  # in the second trick
+
+    services.resign(game.pk, 3)
+
+    game = fresh(game)
+    assert game.result["reason"] == "resigned"
+    # The hand in progress is not scored: every total is 0, so the other three share first.
+    assert game.result["places"] == [1, 1, 1, 4]
+
+
+def test_resigning_between_hands_places_the_others_by_the_totals_so_far() -> None:
+    game = four_people()
+    everyone_passes(game)
+    play_until_cards_are_played(game, 52)
+    match = fresh(game).match()
+    assert match.hand.number == 2 and match.hand.phase is Phase.PASSING
+    totals = match.totals
+
+    services.resign(game.pk, 0)
+
+    game = fresh(game)
+    expected = [1 + sum(1 for t in totals[1:] if t < total) for total in totals]
+    expected[0] = 4
+    assert game.result["places"] == expected
+    assert game.result["totals"] == list(totals)
+
+
+# The sweep and restarts --------------------------------------------------------------------
+
+
+def test_the_sweep_enforces_an_overdue_turn_once_and_leaves_the_others() -> None:
+    waiting = four_people()
+    everyone_passes(waiting)
+    late = four_people_again("late")
+    everyone_passes(late)
+    version = overdue(late)
+
+    assert sweep_deadlines() == 1
+    assert sweep_deadlines() == 0
+
+    assert fresh(late).version == version + 1
+    assert MoveRecord.objects.get(game=late, number=version + 1).timeout
+    assert fresh(waiting).version == 4
+
+
+def test_the_sweep_moves_a_bot_whose_task_was_lost() -> None:
+    game = against_bots()
+    alice = fresh(game).match().hand.holding(0)[:3]
+    # Her pass; the bots' task (not run in this test) was lost.
+    services.act(game.pk, 0, "pass", version=None, cards=[str(c) for c in alice])
+    overdue(game)
+
+    sweep_deadlines()
+
+    passes = MoveRecord.objects.filter(game=game, kind="pass")
+    assert sorted((p.seat, p.timeout) for p in passes) == [
+        (0, False),
+        (1, False),
+        (2, False),
+        (3, False),
+    ]
+
+
+def test_after_a_restart_the_turn_in_progress_gets_its_full_time_again() -> None:
+    game = four_people()
+    everyone_passes(game)
+    overdue(game)
+
+    assert services.resume_clocks() == 1
+
+    assert 24 < seconds_until(game) <= 25
+
+
+# Races -------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_and_its_deadline_at_the_same_moment_apply_exactly_once() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the race needs PostgreSQL's row locks (CI runs it)")
+    game = four_people()
+    everyone_passes(game)
+    outcomes = []
+    for round_ in range(24):
+        GamePlayer.objects.filter(game=game).update(timeouts_in_a_row=0)
+        match = fresh(game).match()
+        seat, version = match.hand.turn, match.version
+        card = str(match.hand.legal_plays(seat)[-1])
+        overdue(game)
+        # Half the rounds the player is a little late, so that each side wins some.
+        played, clock_moves = race(game, seat, version, card, delay=0.3 if round_ % 2 else 0.0)
+        assert fresh(game).version == version + 1, "both moves, or neither, were applied"
+        record = MoveRecord.objects.get(game=game, number=version + 1)
+        assert played is (not record.timeout)
+        assert clock_moves == (1 if record.timeout else 0)
+        outcomes.append(record.timeout)
+    assert True in outcomes and False in outcomes
+
+
+# Helpers -----------------------------------------------------------------------------------
+
+
+def race(game: Game, seat: int, version: int, card: str, delay: float) -> tuple[bool, int]:
+    """The seat's card (``delay`` seconds late) and the deadline task, in two threads that
+    start together: (whether the card was taken, the moves the deadline task made)."""
+    start = threading.Barrier(2)
+    result: dict[str, Any] = {}
+
+    def player() -> None:
+        try:
+            start.wait()
+            time.sleep(delay)
+            services.act(game.pk, seat, "play", version=version, cards=[card])
+            result["player"] = True
+        except services.StaleVersion:
+            result["player"] = False
+        finally:
+            connections.close_all()
+
+    def clock() -> None:
+        try:
+            start.wait()
+            result["clock"] = time_out(game.pk, version)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=player), threading.Thread(target=clock)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return result["player"], result["clock"]
+
+
+def four_people_again(prefix: str) -> Game:
+    names = [f"{prefix}{i}" for i in range(4)]
+    people = [User.objects.create_user(name) for name in names]
+    table = services.create_table(people[0])
+    for index, person in enumerate(people[1:], start=1):
+        services.take_seat(table.pk, person, index)
+    return services.start_game(table.pk, people[0])
+
+
+def play_until_cards_are_played(game: Game, count: int) -> None:
+    match = fresh(game).match()
+    if match.hand.phase is Phase.PASSING:
+        everyone_passes(game)
+    while fresh(game).match().cards_played < count:
+        play_one(game)
+
+
+def alice_times_out(game: Game) -> None:
+    match = fresh(game).match()
+    assert 0 in services.seats_to_act(match)
+    version = overdue(game)
+    assert time_out(game.pk, version) >= 1
+
+
+def bots_play_until_alice(game: Game) -> None:
+    from games.tasks import play_bots
+
+    while True:
+        match: Match = fresh(game).match()
+        if match.is_over or services.seats_to_act(match) == [0]:
+            return
+        play_bots(game.pk, match.version)
