@@ -382,7 +382,7 @@ class Hand:
         if move.kind == "play" and len(move.cards) == 1:
             return self.play(move.seat, move.cards[0], timeout=move.timeout)
         if move.kind == "moon":
-            return self.choose_moon(move.seat, move.choice)
+            return self.choose_moon(move.seat, move.choice, timeout=move.timeout)
         raise RecordError(f"A hand cannot apply {move!r}")
 
     def pass_cards(
@@ -566,7 +566,7 @@ class Hand:
         self.phase = Phase.OVER
         self.turn = -1
 
-    def choose_moon(self, seat: int, choice: str) -> list[Event]:
+    def choose_moon(self, seat: int, choice: str, timeout: bool = False) -> list[Event]:
         """The shooter's choice: ``"others"`` (everybody else +26) or ``"self"`` (-26)."""
         self._check_seat(seat)
         if self.phase is not Phase.MOON_CHOICE:
@@ -577,7 +577,7 @@ class Hand:
             raise IllegalMoveError(
                 "Choose 'others' (they take the points) or 'self' (you lose them)"
             )
-        self.moves.append(Move("moon", seat, choice=choice))
+        self.moves.append(Move("moon", seat, choice=choice, timeout=timeout))
         self._finish(self._moon_points(MoonRule(choice)))
         assert self.points is not None
         return [HandScored(self.number, self.points)]

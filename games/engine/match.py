@@ -115,8 +115,8 @@ class Match:
     def play(self, seat: int, card: Card | str, *, timeout: bool = False) -> list[Event]:
         return self._act(lambda: self.hand.play(seat, card, timeout=timeout))
 
-    def choose_moon(self, seat: int, choice: str) -> list[Event]:
-        return self._act(lambda: self.hand.choose_moon(seat, choice))
+    def choose_moon(self, seat: int, choice: str, *, timeout: bool = False) -> list[Event]:
+        return self._act(lambda: self.hand.choose_moon(seat, choice, timeout=timeout))
 
     def _act(self, action: Any) -> list[Event]:
         if self.result is not None:

@@ -445,7 +445,7 @@ def play_match(match: Match, chooser: Chooser, resign_at: int | None = None) -> 
             cards = cards_of(chooser.pass_mask(hand, seat))
             match.pass_cards(seat, cards, timeout=chooser.timeout())
         elif hand.phase is Phase.MOON_CHOICE:
-            match.choose_moon(hand.turn, chooser.moon())
+            match.choose_moon(hand.turn, chooser.moon(), timeout=chooser.timeout())
         else:
             seat = hand.turn
             card = chooser.play(hand, seat, hand.legal_plays(seat))

@@ -15,7 +15,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from games import services
-from games.engine import Clock, Match, Phase, Rules
+from games.engine import Clock, Match, Phase, Rules, fingerprint
 from games.models import Game, GamePlayer, MoveRecord, Table
 from games.selectors import build_context
 from games.tasks import sweep_deadlines, time_out
@@ -23,11 +23,11 @@ from games.tasks import sweep_deadlines, time_out
 pytestmark = pytest.mark.django_db
 
 
-def four_people(clock: Clock = Clock.RELAXED) -> Game:
+def four_people(clock: Clock = Clock.RELAXED, moon: str = "others") -> Game:
     """alice, bob, carol and dave at a Standard table with ``clock``, the game dealt."""
     names = ["alice", "bob", "carol", "dave"]
     people = [User.objects.create_user(name) for name in names]
-    options = {} if clock is Clock.RELAXED else {"clock": "strict"}
+    options = {"clock": str(clock), "moon": moon}
     table = services.create_table(people[0], preset="custom", options=options)
     for index, person in enumerate(people[1:], start=1):
         services.take_seat(table.pk, person, index)
@@ -250,6 +250,49 @@ def test_strict_a_missed_pass_before_any_card_aborts_the_game() -> None:
     game = fresh(game)
     assert game.status == Game.Status.ABORTED
     assert game.result["places"] == []
+
+
+def test_relaxed_the_table_chooses_how_a_moon_scores_for_a_shooter_out_of_time() -> None:
+    game = four_people(moon="choose")
+    seed, moves = a_moon_for_seat_0(Rules.from_json(game.rules))
+    Game.objects.filter(pk=game.pk).update(seed=seed, fingerprint=fingerprint(seed))
+    for kind, seat, cards in moves:
+        services.act(game.pk, seat, kind, version=None, cards=cards)
+    assert fresh(game).match().hand.phase is Phase.MOON_CHOICE
+    version = overdue(game)
+
+    assert time_out(game.pk, version) == 1
+
+    record = MoveRecord.objects.get(game=game, number=version + 1)
+    assert (record.kind, record.seat, record.timeout) == ("moon", 0, True)
+    assert record.choice in ("others", "self")
+    match = fresh(game).match()
+    assert match.hand.number == 2 and len(match.hands) == 1
+    context = build_context(fresh(game), match, list(game.players.all()), None)
+    assert context["timed_out"] == ""  # a new hand: its own time-outs only
+
+
+def a_moon_for_seat_0(rules: Rules) -> tuple[bytes, list[tuple[str, int, list[str]]]]:
+    """A seed and the moves by which seat 0 takes every point of the first hand (it plays its
+    highest card, the others their lowest), found by playing deals until one works."""
+    for number in range(5000):
+        seed = number.to_bytes(32, "big")
+        match = Match(rules, seed)
+        moves: list[tuple[str, int, list[str]]] = []
+        for seat in range(4):
+            held = sorted(match.hand.holding(seat), key=lambda card: card.rank)
+            cards = [str(card) for card in held[:3]]
+            match.pass_cards(seat, cards)
+            moves.append(("pass", seat, cards))
+        while match.hand.phase is Phase.PLAYING:
+            seat = match.hand.turn
+            legal = sorted(match.hand.legal_plays(seat), key=lambda card: card.rank)
+            card = legal[-1] if seat == 0 else legal[0]
+            match.play(seat, card)
+            moves.append(("play", seat, [str(card)]))
+        if match.hand.phase is Phase.MOON_CHOICE and match.hand.turn == 0:
+            return seed, moves
+    raise AssertionError("no deal gave seat 0 the moon")
 
 
 # Resigning ---------------------------------------------------------------------------------
