@@ -22,7 +22,7 @@ from . import basic, policy
 from .search import SearchBot
 
 LEVELS = ("easy", "normal", "strong")
-BUDGETS = {"easy": 0.03, "normal": 0.15, "strong": 0.8}  # seconds per decision
+BUDGETS = {"easy": 0.03, "normal": 0.19, "strong": 0.8}  # seconds per decision
 
 
 class Bot(Protocol):

@@ -30,7 +30,7 @@ class SearchBot:
     seed: int | None = None
     # Weight of a deal for each earlier card another seat played that the rule-based player
     # would not have played from the hand the deal gives it (1: the play is not read).
-    mismatch: float = 0.1
+    mismatch: float = 0.03
 
     def choose_pass(self, view: SeatView) -> list[Card]:
         return passing.choose_pass(view)
