@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import history, views
+from . import history, verification, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -17,4 +17,7 @@ urlpatterns = [
     path("g/<int:game_id>/", history.game_detail, name="game_detail"),
     path("g/<int:game_id>/record.json", history.game_record, name="game_record"),
     path("games/", history.game_list, name="game_list"),
+    path("g/<int:game_id>/verify/", verification.game_verify, name="game_verify"),
+    path("verify/", verification.verify_form, name="verify_form"),
+    path("verify/check_record.py", verification.checker_script, name="checker_script"),
 ]
