@@ -112,6 +112,7 @@ class VerifyForm(forms.Form):
     added = forms.CharField(
         label="Added seeds, one line per seat",
         required=False,
+        strip=False,  # taken exactly as typed: "dave " is not "dave"
         max_length=5000,
         help_text=(
             "Seat 1 on the first line, seat 2 on the second, and so on: exactly one line per "

@@ -1,0 +1,333 @@
+// The deal "hearts-deal-v1" (docs/fairness.md), re-implemented in the browser with Web Crypto,
+// and the check of a finished game's record against its seed. Shares no code with the site:
+// a reader can compare it line by line with the document.
+//
+// window.HeartsVerify.dealHand({players, shortPack, seed, added, hand}) resolves to
+//   {dealer, shuffled, hands: [[card, ...] per seat, in the order dealt], kitty: [...]}
+// window.HeartsVerify.checkRecord(record, shownFingerprint) resolves to
+//   {ok, fingerprintOk, hands: [{number, ok, problems: [...]}], problems: [...], summary}
+(() => {
+  "use strict";
+
+  const ALGORITHM = "hearts-deal-v1";
+  const CANONICAL = [];
+  for (const suit of "CDHS") for (const rank of "23456789TJQKA") CANONICAL.push(rank + suit);
+  const REMOVED = { 3: ["2D"], 4: [], 5: ["2C", "2D"], 6: ["2C", "2D", "3C", "2S"] };
+  // Pass offsets (to seat + offset) by hand, cycling; 0 is a hand without a pass.
+  const PASS_CYCLES = { 3: [1, 2, 0], 4: [1, 3, 2, 0], 5: [1, 4, 2, 3, 0], 6: [1, 5, 2, 4, 3, 0] };
+  const encoder = new TextEncoder();
+
+  function hexToBytes(hex) {
+    if (typeof hex !== "string" || !/^([0-9a-fA-F]{2})*$/.test(hex)) {
+      throw new Error("not hexadecimal: " + hex);
+    }
+    const bytes = new Uint8Array(hex.length / 2);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    return bytes;
+  }
+
+  function bytesToHex(bytes) {
+    return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function sha256Hex(bytes) {
+    return bytesToHex(await crypto.subtle.digest("SHA-256", bytes));
+  }
+
+  function pack(players, shortPack) {
+    const removed = shortPack === "kitty" ? [] : REMOVED[players];
+    if (!removed) throw new Error("Hearts is played by 3 to 6 players, not " + players);
+    return CANONICAL.filter((card) => !removed.includes(card));
+  }
+
+  async function message(hand, cards, added) {
+    const lines = [ALGORITHM, "hand " + hand, "cards " + cards.join(" ")];
+    for (const text of added) lines.push("added " + (await sha256Hex(encoder.encode(text))));
+    return encoder.encode(lines.map((line) => line + "\n").join(""));
+  }
+
+  // HMAC-SHA256(key = seed, data = message || block number as 4 bytes big-endian), block 0, 1, ...
+  class ByteStream {
+    constructor(key, msg) {
+      this.key = key;
+      this.msg = msg;
+      this.bytes = new Uint8Array(0);
+      this.position = 0;
+    }
+
+    async nextByte() {
+      if (this.position === this.bytes.length) {
+        const data = new Uint8Array(this.msg.length + 4);
+        data.set(this.msg);
+        new DataView(data.buffer).setUint32(this.msg.length, this.bytes.length / 32, false);
+        const block = new Uint8Array(await crypto.subtle.sign("HMAC", this.key, data));
+        const longer = new Uint8Array(this.bytes.length + block.length);
+        longer.set(this.bytes);
+        longer.set(block, this.bytes.length);
+        this.bytes = longer;
+      }
+      return this.bytes[this.position++];
+    }
+
+    // A number below bound, without favouring any: bytes at or above the limit are discarded.
+    async below(bound) {
+      const limit = 256 - (256 % bound);
+      for (;;) {
+        const byte = await this.nextByte();
+        if (byte < limit) return byte % bound;
+      }
+    }
+  }
+
+  function hmacKey(seed) {
+    return crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+  }
+
+  async function dealWithKey(key, players, shortPack, hand, added) {
+    const cards = pack(players, shortPack);
+    const stream = new ByteStream(key, await message(hand, cards, added));
+    for (let i = cards.length - 1; i > 0; i--) {
+      const j = await stream.below(i + 1);
+      [cards[i], cards[j]] = [cards[j], cards[i]];
+    }
+    const dealt = players * Math.floor(cards.length / players);
+    const dealer = (hand - 1) % players;
+    const hands = Array.from({ length: players }, () => []);
+    for (let k = 0; k < dealt; k++) hands[(dealer + 1 + k) % players].push(cards[k]);
+    return { dealer, shuffled: cards.slice(), hands, kitty: cards.slice(dealt) };
+  }
+
+  async function dealHand({ players, shortPack = "remove", seed, added = [], hand = 1 }) {
+    const bytes = hexToBytes(seed);
+    if (bytes.length !== 32) throw new Error("a seed is 32 bytes (64 hexadecimal digits)");
+    return dealWithKey(await hmacKey(bytes), players, shortPack, hand, added);
+  }
+
+  // Checking a record ------------------------------------------------------------------------
+
+  function cardList(text) {
+    if (typeof text !== "string") throw new Error("a list of cards is not a string");
+    const cards = text.split(/\s+/).filter(Boolean);
+    for (const card of cards) if (!CANONICAL.includes(card)) throw new Error(card + " is not a card");
+    return cards;
+  }
+
+  function inPackOrder(cards) {
+    return [...cards].sort((a, b) => CANONICAL.indexOf(a) - CANONICAL.indexOf(b)).join(" ");
+  }
+
+  // A hand ends with its last card (or a moon choice after it); the next pass or play is the
+  // next hand's.
+  function movesByHand(moves, playsPerHand) {
+    const hands = [[]];
+    let plays = 0;
+    for (const move of moves) {
+      if (plays === playsPerHand && (move.kind === "pass" || move.kind === "play")) {
+        hands.push([]);
+        plays = 0;
+      }
+      if (move.kind === "play") plays++;
+      hands[hands.length - 1].push(move);
+    }
+    return hands;
+  }
+
+  function checkPlay(ctx, number, hand, dealt, moves) {
+    const { players: n, seatName } = ctx;
+    const problems = [];
+    const cycle = PASS_CYCLES[n];
+    const offset = cycle[(number - 1) % cycle.length];
+    const listed = hand.passes || [];
+    const logged = {};
+    for (const move of moves) if (move.kind === "pass") logged[move.seat] = move.cards || "";
+    const passes = [];
+    for (let seat = 0; seat < n; seat++) {
+      const cards = cardList(listed[seat] || "");
+      if (inPackOrder(cards) !== inPackOrder(cardList(logged[seat] || ""))) {
+        problems.push(seatName(seat) + "'s pass differs from the move log");
+      }
+      if (cards.length && offset === 0) problems.push(seatName(seat) + " passed on a hand without a pass");
+      if (cards.length && (cards.length !== 3 || new Set(cards).size !== 3)) {
+        problems.push(seatName(seat) + " passed " + cards.length + " cards, not 3");
+      }
+      const notHeld = cards.filter((card) => !dealt[seat].includes(card));
+      if (notHeld.length) {
+        problems.push(seatName(seat) + " passed " + inPackOrder(notHeld) + ", not dealt to them");
+      }
+      passes.push(cards);
+    }
+    const held = dealt.map((cards) => new Set(cards));
+    if (offset && passes.every((cards) => cards.length)) {
+      for (let seat = 0; seat < n; seat++) {
+        for (const card of passes[seat]) held[seat].delete(card);
+        for (const card of passes[(seat - offset + n) % n]) held[seat].add(card);
+      }
+    }
+    for (const move of moves) {
+      if (move.kind !== "play") continue;
+      const card = cardList(move.cards || "")[0];
+      if (!Number.isInteger(move.seat) || move.seat < 0 || move.seat >= n) {
+        problems.push("a card is played by seat " + move.seat + ", who is not at the table");
+      } else if (!held[move.seat].has(card)) {
+        problems.push(seatName(move.seat) + " played " + card + ", not in their hand then");
+      } else {
+        held[move.seat].delete(card);
+      }
+    }
+    return problems;
+  }
+
+  async function checkHand(ctx, index, hand, moves) {
+    const number = index + 1;
+    const problems = [];
+    if (hand.number !== number) problems.push("is numbered " + hand.number + ", expected " + number);
+    const deal = await dealWithKey(ctx.key, ctx.players, ctx.shortPack, number, ctx.added);
+    if (hand.dealer !== undefined && hand.dealer !== deal.dealer) {
+      problems.push("names " + ctx.seatName(hand.dealer) + " as dealer; the seed deals from " + ctx.seatName(deal.dealer));
+    }
+    const recorded = hand.dealt || [];
+    if (recorded.length !== ctx.players) {
+      return problems.concat(["lists " + recorded.length + " seats' cards, not " + ctx.players]);
+    }
+    for (let seat = 0; seat < ctx.players; seat++) {
+      const cards = cardList(recorded[seat]);
+      const dealt = deal.hands[seat];
+      if (inPackOrder(cards) !== inPackOrder(dealt)) {
+        const wrong = inPackOrder(cards.filter((c) => !dealt.includes(c))) || "nothing";
+        const missing = inPackOrder(dealt.filter((c) => !cards.includes(c))) || "nothing";
+        problems.push(
+          ctx.seatName(seat) + " was dealt " + missing + " by the seed, but the record shows " + wrong + " instead",
+        );
+      }
+    }
+    const kitty = cardList(hand.kitty || "");
+    if (inPackOrder(kitty) !== inPackOrder(deal.kitty)) {
+      problems.push(
+        "the kitty is " + (inPackOrder(kitty) || "empty") + " in the record, " +
+          (inPackOrder(deal.kitty) || "empty") + " by the seed",
+      );
+    }
+    return problems.concat(checkPlay(ctx, number, hand, deal.hands, moves));
+  }
+
+  async function checkRecord(record, shownFingerprint) {
+    const result = { ok: false, fingerprintOk: false, hands: [], problems: [], summary: "" };
+    let ctx;
+    try {
+      const seed = hexToBytes(record.seed);
+      if (seed.length !== 32) throw new Error("the seed is not 32 bytes");
+      const players = record.rules.players;
+      if (!PASS_CYCLES[players]) throw new Error("a table of " + players + " is not Hearts");
+      const added = record.added_seeds || [];
+      if (added.length && added.length !== players) throw new Error("added seeds are one per seat");
+      const names = {};
+      for (const p of record.players || []) names[p.seat] = p.name;
+      ctx = {
+        players,
+        shortPack: record.rules.short_pack === "kitty" ? "kitty" : "remove",
+        added,
+        key: await hmacKey(seed),
+        // Seats are numbered from 1 in words, as on the site (seat 0 of the record is seat 1).
+        seatName: (seat) => "seat " + (seat + 1) + (names[seat] ? " (" + names[seat] + ")" : ""),
+      };
+      const actual = await sha256Hex(seed);
+      const expected = [record.fingerprint, shownFingerprint].filter(Boolean);
+      result.fingerprintOk = expected.length > 0 && expected.every((f) => f.toLowerCase() === actual);
+      if (!result.fingerprintOk) {
+        result.problems.push("The seed's SHA-256 is " + actual + ", not the fingerprint shown before the game");
+      }
+    } catch (error) {
+      result.problems.push("This record cannot be checked: " + error.message);
+      result.summary = "Mismatch: " + result.problems[0];
+      return result;
+    }
+    const size = Math.floor(pack(ctx.players, ctx.shortPack).length / ctx.players);
+    const segments = movesByHand(record.moves || [], ctx.players * size);
+    const hands = record.hands || [];
+    if (segments.length > hands.length) {
+      result.problems.push("The move log runs into " + segments.length + " hands; the record lists " + hands.length);
+    }
+    for (let index = 0; index < hands.length; index++) {
+      let problems;
+      try {
+        problems = await checkHand(ctx, index, hands[index], segments[index] || []);
+      } catch (error) {
+        problems = [error.message];
+      }
+      result.hands.push({ number: index + 1, ok: problems.length === 0, problems });
+    }
+    const bad = result.hands.filter((hand) => !hand.ok);
+    result.ok = result.problems.length === 0 && bad.length === 0 && hands.length > 0;
+    const count = hands.length;
+    if (result.ok) {
+      result.summary = (count === 1 ? "The one hand matches" : "All " + count + " hands match") +
+        " the seed, " +
+        "and the seed's SHA-256 is the fingerprint shown before the game.";
+    } else if (result.problems.length) {
+      result.summary = "Mismatch: " + result.problems[0] + ".";
+    } else if (!count) {
+      result.summary = "Mismatch: the record lists no hands.";
+    } else {
+      const first = bad[0];
+      const where = count === 1 ? "Mismatch: hand 1, " : "Mismatch in " + bad.length + " of " + count +
+        " hands: hand " + first.number + ", ";
+      result.summary = where + first.problems[0] + ".";
+    }
+    return result;
+  }
+
+  // The page ---------------------------------------------------------------------------------
+
+  function render(result) {
+    const verdict = document.getElementById("verify-verdict");
+    verdict.textContent = result.summary;
+    verdict.classList.toggle("is-match", result.ok);
+    verdict.classList.toggle("is-mismatch", !result.ok);
+    const list = document.getElementById("verify-hands");
+    list.replaceChildren();
+    for (const hand of result.hands) {
+      const item = document.createElement("li");
+      item.className = hand.ok ? "hand-ok" : "hand-bad";
+      item.dataset.hand = String(hand.number);
+      item.textContent = "Hand " + hand.number + ": " +
+        (hand.ok ? "dealt cards, kitty, passes and plays match" : "mismatch");
+      if (!hand.ok) {
+        const details = document.createElement("ul");
+        for (const problem of hand.problems) {
+          const line = document.createElement("li");
+          line.textContent = problem;
+          details.append(line);
+        }
+        item.append(details);
+      }
+      list.append(item);
+    }
+    document.getElementById("verify-report").hidden = result.hands.length === 0;
+  }
+
+  async function checkPage() {
+    const data = document.getElementById("game-record");
+    const verdict = document.getElementById("verify-verdict");
+    if (!data || !verdict) return;
+    if (!window.crypto || !crypto.subtle) {
+      verdict.textContent = "This browser cannot check here (Web Crypto needs a secure connection): " +
+        "download the record and the checker below.";
+      return;
+    }
+    verdict.textContent = "Checking…";
+    const shown = document.getElementById("shown-fingerprint");
+    const result = await checkRecord(JSON.parse(data.textContent), shown && shown.dataset.fingerprint);
+    render(result);
+    document.documentElement.dataset.verified = result.ok ? "match" : "mismatch";
+  }
+
+  window.HeartsVerify = { dealHand, checkRecord, pack, sha256Hex, render };
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", checkPage);
+  } else {
+    checkPage();
+  }
+})();
