@@ -15,6 +15,8 @@ from django.urls import reverse
 
 from games.engine import PRESETS, Match, Move, Rules, fingerprint, new_seed, parse_cards
 
+ADDED_SEED_LENGTH = 200  # characters a person may add to a deal
+
 
 def _invite_code() -> str:
     return secrets.token_urlsafe(12)
@@ -39,6 +41,8 @@ class Table(models.Model):
     invite_code = models.CharField(max_length=32, unique=True, default=_invite_code)
     bot_level = models.CharField(max_length=10, choices=BotLevel, default=BotLevel.NORMAL)
     status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    # The seed of the next game, fixed (and its fingerprint shown) before anyone adds a seed.
+    next_seed = models.BinaryField(max_length=32, default=new_seed, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -46,6 +50,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.pk}"
+
+    @property
+    def next_fingerprint(self) -> str:
+        return fingerprint(bytes(self.next_seed))
 
     def get_absolute_url(self) -> str:
         return reverse("table", args=[self.pk])
@@ -74,6 +82,8 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     is_bot = models.BooleanField(default=False)
+    # The person's text for the next game's deal; public, and cleared when the game starts.
+    added_seed = models.CharField(max_length=ADDED_SEED_LENGTH, blank=True, default="")
 
     class Meta:
         ordering = ["index"]
@@ -92,6 +102,11 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.is_bot
+
+    @property
+    def seed_suggestion(self) -> str:
+        """A random text to offer as this seat's added seed: a new one at every look."""
+        return secrets.token_hex(8)
 
 
 class Game(models.Model):

@@ -32,10 +32,12 @@ from games.engine import (
     Phase,
     Rules,
     format_cards,
+    new_seed,
     parse_cards,
 )
+from ratings.services import rate_game
 
-from .models import Game, GamePlayer, MoveRecord, Seat, Table
+from .models import ADDED_SEED_LENGTH, Game, GamePlayer, MoveRecord, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +131,7 @@ def take_seat(table_id: int, user: User, index: int) -> None:
             return
         if not seat.is_empty:
             raise ServiceError("That seat is taken")
-        Seat.objects.filter(table=table, user=user).update(user=None)
+        Seat.objects.filter(table=table, user=user).update(user=None, added_seed="")
         seat.user = user
         seat.save(update_fields=["user"])
         _table_changed(table)
@@ -142,8 +144,35 @@ def leave_seat(table_id: int, user: User) -> None:
             raise ServiceError("The game has started: resign instead")
         if table.host_id == user.pk:
             raise ServiceError("The host cannot leave an open table; close it instead")
-        Seat.objects.filter(table=table, user=user).update(user=None)
+        Seat.objects.filter(table=table, user=user).update(user=None, added_seed="")
         _table_changed(table)
+
+
+def add_seed(table_id: int, user: User, text: str) -> None:
+    """A seated person's own text for the next game's deal (the first, or a rematch), taken as
+    typed (see docs/fairness.md). It can be changed until that game starts; it is public."""
+    if len(text) > ADDED_SEED_LENGTH:
+        raise ServiceError(f"An added seed is at most {ADDED_SEED_LENGTH} characters")
+    if "\x00" in text or not _is_utf8(text):  # the database and SHA-256 of UTF-8 need these
+        raise ServiceError("An added seed must be plain text")
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status == Table.Status.PLAYING:  # open, or over and waiting for a rematch
+            raise ServiceError("The game has started: seeds are added before the first deal")
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise ServiceError("Take a seat to add a seed")
+        seat.added_seed = text
+        seat.save(update_fields=["added_seed"])
+        _table_changed(table)
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def set_bot(table_id: int, user: User, index: int, bot: bool) -> None:
@@ -175,7 +204,8 @@ def _check_host(table: Table, user: User) -> None:
 
 
 def start_game(table_id: int, user: User) -> Game:
-    """Deal the first hand. Every seat must be a person or a bot."""
+    """Deal the first hand, from the seed the table committed to and the seats' added seeds.
+    Every seat must be a person or a bot."""
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.host_id != user.pk:
@@ -192,14 +222,18 @@ def start_game(table_id: int, user: User) -> Game:
             number=(last.number + 1) if last else 1,
             rules=table.rules,
             rated=table.rated and not has_bot,
-            added_seeds=[],
+            seed=bytes(table.next_seed),
+            # One per seat, always; a bot adds nothing (docs/fairness.md, section 10).
+            added_seeds=["" if seat.is_bot else seat.added_seed for seat in seats],
         )
         GamePlayer.objects.bulk_create(
             GamePlayer(game=game, seat=s.index, user=s.user, is_bot=s.is_bot) for s in seats
         )
         table.status = Table.Status.PLAYING
-        table.save(update_fields=["status"])
-        match = Match(Rules.from_json(game.rules), bytes(game.seed))
+        table.next_seed = new_seed()  # the next game's, whose fingerprint the table shows next
+        table.save(update_fields=["status", "next_seed"])
+        table.seats.update(added_seed="")
+        match = Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds)
         _set_deadline(game, match, keep=False)
         game.save(update_fields=["deadline"])
         _after_change(game, match)
@@ -352,6 +386,7 @@ def _finish(game: Game, match: Match) -> None:
     game.finished_at = timezone.now()
     game.deadline = None
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED)
+    rate_game(game)
 
 
 def seats_to_act(match: Match) -> list[int]:

@@ -96,3 +96,17 @@ def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0
     except services.ServiceError as error:
         messages.error(request, str(error))
     return redirect(_table_url(table))
+
+
+@login_required
+@require_POST
+def add_seed(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A seated person's own seed for the next game's deal."""
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        services.add_seed(table_id, _user(request), request.POST.get("seed", ""))
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your seed is added: it will go into every deal of the game.")
+    return redirect(_table_url(table))

@@ -255,7 +255,8 @@ def test_strict_a_missed_pass_before_any_card_aborts_the_game() -> None:
 def test_relaxed_the_table_chooses_how_a_moon_scores_for_a_shooter_out_of_time() -> None:
     game = four_people(moon="choose")
     seed, moves = a_moon_for_seat_0(Rules.from_json(game.rules))
-    Game.objects.filter(pk=game.pk).update(seed=seed, fingerprint=fingerprint(seed))
+    # Dealt again, before anyone has seen a card, from a known deal with no added seeds.
+    Game.objects.filter(pk=game.pk).update(seed=seed, fingerprint=fingerprint(seed), added_seeds=[])
     for kind, seat, cards in moves:
         services.act(game.pk, seat, kind, version=None, cards=cards)
     assert fresh(game).match().hand.phase is Phase.MOON_CHOICE

@@ -129,7 +129,7 @@ def _four_people_at_a_rated_table() -> tuple[int, int, list[str]]:
     services.take_seat(table.pk, dave, 3)
     game = services.start_game(table.pk, alice)
     # Dealt again, before anyone has seen a card, from a seed that keeps the test short.
-    seed = _seed_for_a_short_match(Rules.from_json(game.rules))
+    seed = _seed_for_a_short_match(Rules.from_json(game.rules), game.added_seeds)
     Game.objects.filter(pk=game.pk).update(seed=seed, fingerprint=fingerprint(seed))
     return table.pk, game.pk, [session_cookie(user) for user in (alice, bob, carol, dave)]
 
@@ -176,11 +176,11 @@ def _choose(match: Match) -> Move:
     return Move("play", seat, (card,))
 
 
-def _seed_for_a_short_match(rules: Rules) -> bytes:
+def _seed_for_a_short_match(rules: Rules, added_seeds: list[str]) -> bytes:
     """A random deal on which :func:`_choose` ends the match within two hands (112 moves)."""
     while True:
         seed = new_seed()
-        match = Match(rules, seed)
+        match = Match(rules, seed, added_seeds)
         while not match.is_over and match.hand.number <= 2:
             match.apply(_choose(match))
         if match.is_over:
@@ -261,7 +261,7 @@ async def test_four_people_play_a_whole_match_and_nobody_sees_a_hidden_card() ->
     assert all(seed in messages[-1] for messages in received.values())
     assert seed in await database_sync_to_async(_final_page)(table_id, cookies[1])
     moves = await database_sync_to_async(game.engine_moves)()
-    replayed = Match.replay(Rules.from_json(game.rules), bytes(game.seed), moves)
+    replayed = Match.replay(Rules.from_json(game.rules), bytes(game.seed), moves, game.added_seeds)
     assert list(replayed.totals) == game.result["totals"]
     assert list(places_for(replayed.totals)) == game.result["places"]
     for socket in [*sockets, watcher]:

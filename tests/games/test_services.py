@@ -390,14 +390,16 @@ def test_an_illegal_move_is_refused_in_plain_words_and_changes_nothing() -> None
 def test_the_move_log_replays_to_the_same_state() -> None:
     table = _four_people()
     game = services.start_game(table.pk, table.host)
-    mirror = Match(Rules.from_json(game.rules), bytes(game.seed))
+    mirror = Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds)
     for _ in range(4 + 10):  # the passes and ten cards, made in memory and through the site
         move = _a_legal_move(mirror)
         services.act(game.pk, move.seat, move.kind, version=mirror.version, cards=move.cards)
         mirror.apply(move)
 
     game.refresh_from_db()
-    replayed = Match.replay(Rules.from_json(game.rules), bytes(game.seed), game.engine_moves())
+    replayed = Match.replay(
+        Rules.from_json(game.rules), bytes(game.seed), game.engine_moves(), game.added_seeds
+    )
 
     assert replayed.snapshot() == mirror.snapshot()
     assert game.match().to_json() == mirror.to_json()
