@@ -163,7 +163,7 @@ class VerifyForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.errors:
+        if {"players", "short_pack", "rules_json"} & set(self.errors):
             return data
         rules = data.get("rules_json")
         if rules is None:
@@ -234,4 +234,12 @@ def _deals(data: dict[str, Any]) -> dict[str, Any]:
         "seed_hex": seed.hex(),
         "seed_fingerprint": fingerprint(seed),
         "added_used": bool(added),
+        # For verify.js, which deals the same seed in the browser and compares.
+        "deal_inputs": {
+            "seed": seed.hex(),
+            "players": rules.players,
+            "shortPack": rules.short_pack.value,
+            "added": list(added),
+            "hands": data["hands"],
+        },
     }

@@ -323,11 +323,42 @@
     document.documentElement.dataset.verified = result.ok ? "match" : "mismatch";
   }
 
+  // The paste-a-seed form: the server dealt the seed; the browser deals it again and compares.
+  async function compareFormDeals() {
+    const data = document.getElementById("deal-inputs");
+    const status = document.getElementById("browser-deal");
+    if (!data || !status) return;
+    if (!window.crypto || !crypto.subtle) {
+      status.textContent = "This browser cannot deal here (Web Crypto needs a secure connection).";
+      return;
+    }
+    const inputs = JSON.parse(data.textContent);
+    const differ = [];
+    for (let hand = 1; hand <= inputs.hands; hand++) {
+      const deal = await dealHand({ ...inputs, hand });
+      const table = document.querySelector('.deal-table[data-hand="' + hand + '"]');
+      const shown = Array.from(table.querySelectorAll("td.cards"), (cell) => cell.textContent.trim());
+      const dealt = deal.hands.map(inPackOrder);
+      if (deal.kitty.length) dealt.push(inPackOrder(deal.kitty));
+      if (shown.join("|") !== dealt.join("|")) differ.push(hand);
+    }
+    status.classList.toggle("is-match", differ.length === 0);
+    status.classList.toggle("is-mismatch", differ.length > 0);
+    status.textContent = differ.length
+      ? "Your browser dealt other cards in hand " + differ.join(", ") + "."
+      : "Your browser dealt this seed itself and got the same cards.";
+  }
+
+  function start() {
+    checkPage();
+    compareFormDeals();
+  }
+
   window.HeartsVerify = { dealHand, checkRecord, pack, sha256Hex, render };
 
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", checkPage);
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    checkPage();
+    start();
   }
 })();

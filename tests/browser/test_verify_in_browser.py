@@ -205,3 +205,28 @@ def test_the_verify_page_of_a_finished_game_says_everything_matches(tab: Tab) ->
     assert page.locator("#verify-hands li.hand-bad").count() == 1
     page.screenshot(path=SCREENSHOT, full_page=True)
     assert tab.errors == [], "\n".join(tab.errors)
+
+
+def test_the_form_deals_a_pasted_seed_again_in_the_browser(tab: Tab) -> None:
+    page = tab.page
+    page.goto("/verify/")
+    page.get_by_label("Seed:").fill(seed(33).hex())
+    page.get_by_label("The table used added seeds:").check()
+    page.get_by_label("Added seeds, one line per seat:").fill("alice\n\ncarol")
+    page.get_by_label("Players:").select_option("3")
+    page.get_by_label("Dealt to a kitty").check()
+    page.get_by_label("Hands to deal:").fill("3")
+    page.get_by_role("button", name="Deal").click()
+    status = page.locator("#browser-deal")
+    page.wait_for_function(
+        "() => document.getElementById('browser-deal').textContent.trim() !== ''",
+        timeout=STEP_MS,
+    )
+    assert status.inner_text() == "Your browser dealt this seed itself and got the same cards."
+    rules = Rules(players=3, short_pack=ShortPack.KITTY)
+    kitty = deal_hand(rules, seed(33), 3, ("alice", "", "carol")).kitty
+    last_table = page.locator(".deal-table").nth(2)
+    assert last_table.locator("td.cards").last.inner_text() == " ".join(
+        str(card) for card in sorted(kitty, key=lambda card: card.index)
+    )
+    assert tab.errors == [], "\n".join(tab.errors)
