@@ -250,6 +250,8 @@ class Checker:
                 problems = self.check_hand(index, hand, moves)
             except RecordProblem as error:
                 problems = [str(error)]
+            except (AttributeError, TypeError, KeyError, IndexError, ValueError) as error:
+                problems = [f"cannot be read ({type(error).__name__}: {error})"]
             if problems:
                 ok = False
                 print(f"Hand {index + 1}: MISMATCH: " + "; ".join(problems), file=out)

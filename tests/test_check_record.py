@@ -32,10 +32,16 @@ def _load_script() -> ModuleType:
 checker = _load_script()
 
 
-def _played_record(rules: Rules, added: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A whole match played with plain legal moves, written down as the site's record."""
+def _played_record(
+    rules: Rules, added: tuple[str, ...] = (), resign_after: int | None = None
+) -> dict[str, Any]:
+    """A whole match played with plain legal moves, written down as the site's record; or, with
+    ``resign_after``, one that seat 0 resigned after that many moves."""
     match = Match(rules, seed(12), added)
     while not match.is_over:
+        if match.version == resign_after:
+            match.resign(0)
+            break
         step(match)
     log = match.to_json()
     names = ["alice", "bob", "carol", "dave", "erin", "frank"]
@@ -179,3 +185,22 @@ def test_a_file_that_is_no_record_is_refused_plainly(tmp_path: Path) -> None:
     run = _check({"hello": "world"}, tmp_path)  # type: ignore[arg-type]
     assert run.returncode == 2
     assert "Cannot check" in run.stderr and "not a game record" in run.stderr
+
+
+def test_a_game_resigned_in_the_middle_of_a_hand_matches_up_to_where_it_stopped(
+    tmp_path: Path,
+) -> None:
+    record = _played_record(Rules(), resign_after=40)  # 4 passes, then 36 cards of hand 1
+    assert len(record["hands"]) == 1 and record["hands"][0]["points"] is None
+    run = _check(record, tmp_path)
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines()[-1] == "The one hand matches the seed."
+
+
+def test_a_hand_that_cannot_be_read_is_a_mismatch_not_a_crash(tmp_path: Path) -> None:
+    record = _played_record(Rules())
+    record["hands"][1] = ["not", "a", "hand"]
+    run = _check(record, tmp_path)
+    assert run.returncode == 1, run.stderr
+    assert "Hand 2: MISMATCH: cannot be read" in run.stdout
+    assert "Hand 3: dealt cards, kitty, passes and plays match" in run.stdout

@@ -209,6 +209,12 @@ def test_the_rules_of_a_record_can_be_pasted_instead() -> None:
         ({"hands": "0"}, "greater than or equal to 1"),
         ({"hands": "1000"}, "less than or equal to 40"),
         ({"hands": "many"}, "Enter a whole number"),
+        ({"seed": "é" * 64}, "A seed is exactly 64 hexadecimal digits"),
+        ({"players": "four"}, "Select a valid choice"),
+        ({"short_pack": "sideways"}, "Select a valid choice"),
+        ({"rules_json": "[4]"}, "Rules must be an object of options"),
+        ({"rules_json": '{"players": "4"}'}, "Hearts is played by 3, 4, 5 or 6 players"),
+        ({"rules_json": '{"players": 4, "target": 1e9}'}, "The target must be a whole number"),
     ],
 )
 def test_bad_input_gets_a_clear_message_on_the_form(query: dict[str, str], message: str) -> None:
