@@ -15,6 +15,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import LoginForm, RegisterForm
+from ratings.maths import PROVISIONAL_GAMES
+from ratings.selectors import history_chart, rating_of
+from ratings.stats import player_stats
 
 sign_in = LoginView.as_view(form_class=LoginForm, redirect_authenticated_user=True)
 sign_out = LogoutView.as_view()
@@ -59,8 +62,15 @@ def password_change(request: HttpRequest) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(User, username=username)
-    # The games app fills this in; the page works (and says so) while it is empty.
-    ctx = {"person": person, "games": []}
+    stats = player_stats(person)
+    ctx = {
+        "person": person,
+        "rating": rating_of(person),
+        "provisional_games": PROVISIONAL_GAMES,
+        "chart": history_chart(person),
+        "stats": stats,
+        "games": stats.recent,
+    }
     return render(request, "accounts/profile.html", ctx)
 
 

@@ -49,10 +49,11 @@ def test_only_the_owner_sees_the_change_password_link(client: Client) -> None:
     assert link not in client.get(reverse("profile", args=["dave"])).content.decode()
 
 
-def test_the_games_section_renders_alone_for_other_apps_to_fill() -> None:
-    empty = render_to_string("accounts/profile.html#games", {"games": []})
-    filled = render_to_string("accounts/profile.html#games", {"games": ["Table 7, game 1"]})
+@pytest.mark.django_db
+def test_the_games_section_renders_alone_for_htmx() -> None:
+    alice = User.objects.create_user("alice", password=PASSWORD)
 
-    assert "No games yet." in empty
-    assert "Table 7, game 1" in filled
-    assert "No games yet." not in filled
+    html = render_to_string("accounts/profile.html#games", {"games": [], "person": alice})
+
+    assert html.strip().startswith('<div id="profile-games">')
+    assert "No games yet." in html

@@ -1,0 +1,84 @@
+"""A person's current rating, and what each rated game did to it.
+
+``RatingChange`` rows are the history: one per person per rated game, unique, so that a game is
+never rated twice. ``Rating`` is the latest of them, kept for the leaderboard and the profile.
+Only ``ratings.services`` writes either.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+from .maths import MU, SIGMA, Skill, display_rating, is_provisional
+
+
+class Rating(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField(default=MU)
+    sigma = models.FloatField(default=SIGMA)
+    games = models.PositiveIntegerField(default=0)  # rated games played
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.display}"
+
+    @property
+    def skill(self) -> Skill:
+        return Skill(self.mu, self.sigma)
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+    @property
+    def is_provisional(self) -> bool:
+        return is_provisional(self.games)
+
+
+class RatingChange(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    games_after = models.PositiveIntegerField()  # the person's rated games, this one included
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game}: {self.display_before} → {self.display_after}"
+
+    @property
+    def display_before(self) -> int:
+        return display_rating(self.mu_before, self.sigma_before)
+
+    @property
+    def display_after(self) -> int:
+        return display_rating(self.mu_after, self.sigma_after)
+
+    @property
+    def display_change(self) -> int:
+        return self.display_after - self.display_before
+
+
+class GameTally(models.Model):
+    """What a finished game's move log adds up to for each seat, worked out once (the log of a
+    finished game never changes) so that a profile need not replay every game it counts."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    hands = models.PositiveSmallIntegerField()  # hands scored (not one cut short by the end)
+    points = models.JSONField()  # per seat, over those hands
+    moons = models.JSONField()  # per seat: hands in which the seat took every penalty card

@@ -1,0 +1,76 @@
+"""Finishing games quickly in tests: people at a table, and whole games played out by the
+engine, saved as the site saves them, with the last move made through the site's write path
+(so the game ends, and is rated, exactly as a live game is)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+
+from games import services
+from games.engine import Match, Phase, Rules, fingerprint, format_cards
+from games.models import Game, MoveRecord
+from tests.engine.playing import seed, step
+
+
+def people(*names: str) -> list[User]:
+    return [User.objects.get_or_create(username=name)[0] for name in names]
+
+
+def start(
+    players: list[User], *, rated: bool = True, bots: int = 0, preset: str = "standard"
+) -> Game:
+    """A game with ``players`` in the first seats (the first one hosts) and bots in the rest."""
+    host = players[0]
+    table = services.create_table(host, rated=rated, preset=preset, players=len(players) + bots)
+    for index, person in enumerate(players[1:], start=1):
+        services.take_seat(table.pk, person, index)
+    if bots:
+        services.fill_with_bots(table.pk, host)
+    return services.start_game(table.pk, host)
+
+
+def play_out(game: Game, seed_number: int) -> Game:
+    """Deal ``game`` from a fixed seed and play it to the end: every seat passes its first three
+    cards and plays its lowest legal card (``tests.engine.playing.step``)."""
+    seed_bytes = seed(seed_number)
+    Game.objects.filter(pk=game.pk).update(
+        seed=seed_bytes, fingerprint=fingerprint(seed_bytes), added_seeds=[]
+    )
+    match = Match(Rules.from_json(game.rules), seed_bytes)
+    while not match.is_over:
+        step(match)
+    *before, last = match.moves
+    MoveRecord.objects.bulk_create(
+        MoveRecord(
+            game=game,
+            number=number,
+            kind=move.kind,
+            seat=move.seat,
+            cards=format_cards(move.cards),
+            choice=move.choice,
+        )
+        for number, move in enumerate(before, start=1)
+    )
+    Game.objects.filter(pk=game.pk).update(version=len(before))
+    services.act(
+        game.pk,
+        last.seat,
+        last.kind,
+        version=len(before),
+        cards=[str(card) for card in last.cards],
+        choice=last.choice,
+    )
+    return Game.objects.get(pk=game.pk)
+
+
+def play_a_card(game: Game) -> None:
+    """Everyone passes (if the hand starts with a pass), then whoever leads plays."""
+    match = Game.objects.get(pk=game.pk).match()
+    if match.hand.phase is Phase.PASSING:
+        for seat in range(match.players):
+            cards = [str(card) for card in match.hand.holding(seat)[:3]]
+            services.act(game.pk, seat, "pass", version=None, cards=cards)
+        match = Game.objects.get(pk=game.pk).match()
+    seat = match.hand.turn
+    card = str(match.hand.legal_plays(seat)[0])
+    services.act(game.pk, seat, "play", version=match.version, cards=[card])

@@ -1,0 +1,74 @@
+"""The leaderboard lists established players, highest rating first, a page at a time."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import Rating
+
+pytestmark = pytest.mark.django_db
+
+
+def _rated(name: str, mu: float, sigma: float, games: int) -> Rating:
+    return Rating.objects.create(
+        user=User.objects.create_user(name), mu=mu, sigma=sigma, games=games
+    )
+
+
+def _names(html: str) -> list[str]:
+    return re.findall(r'<th scope="row"><a href="/u/[^/]+/">([^<]+)</a>', html)
+
+
+def test_the_leaderboard_lists_only_established_players_highest_first(client: Client) -> None:
+    _rated("alice", 30.0, 3.0, 12)  # 1308
+    _rated("bob", 32.0, 2.0, 40)  # 1548
+    _rated("carol", 40.0, 5.0, 9)  # provisional: 1500 + 48 * 0 = 1500, yet not listed
+    _rated("dave", 28.0, 2.5, 10)  # 1284
+
+    response = client.get(reverse("leaderboard"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert _names(html) == ["bob", "alice", "dave"]
+    assert "1548" in html and "1308" in html and "1284" in html
+    assert "carol" not in html
+
+
+def test_the_leaderboard_orders_by_the_shown_number_not_by_the_mean(client: Client) -> None:
+    _rated("alice", 35.0, 4.0, 20)  # 1404: the higher mean, but less sure
+    _rated("bob", 33.0, 2.0, 20)  # 1596
+
+    assert _names(client.get(reverse("leaderboard")).content.decode()) == ["bob", "alice"]
+
+
+def test_the_leaderboard_goes_on_over_pages(client: Client) -> None:
+    for n in range(55):
+        _rated(f"player{n:02d}", 30.0 + n / 10, 2.0, 10)
+
+    first = client.get(reverse("leaderboard")).content.decode()
+    second = client.get(reverse("leaderboard"), {"page": 2}).content.decode()
+
+    assert _names(first)[:2] == ["player54", "player53"]
+    assert len(_names(first)) == 50
+    assert _names(second) == ["player04", "player03", "player02", "player01", "player00"]
+    assert '<td class="numeric">51</td>' in second
+    assert "Next page" in first and "Previous page" in second
+
+
+def test_an_empty_leaderboard_says_why(client: Client) -> None:
+    _rated("alice", 30.0, 3.0, 3)
+
+    html = client.get(reverse("leaderboard")).content.decode()
+
+    assert "Nobody has played 10 rated games yet." in html
+
+
+def test_the_site_header_links_to_the_leaderboard(client: Client) -> None:
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert f'<a href="{reverse("leaderboard")}">Ratings</a>' in html
