@@ -77,6 +77,7 @@ def test_a_finished_games_page_publishes_the_seed_and_links_to_the_record() -> N
     assert bytes(game.seed).hex() in html
     assert game.fingerprint in html
     assert reverse("game_record", args=[game.pk]) in html
+    assert reverse("game_verify", args=[game.pk]) in html
 
 
 def test_bots_are_marked_as_bots_on_the_games_page() -> None:
@@ -277,3 +278,12 @@ def test_a_bad_filter_is_shown_and_the_list_still_answers() -> None:
     response = Client().get(reverse("game_list"), {"since": "not a date"})
     assert response.status_code == 200
     assert "Enter a valid date" in response.content.decode()
+
+
+def test_a_game_called_off_before_a_card_has_a_page_with_its_deal() -> None:
+    game = start_four_people()
+    services.resign(game.pk, 1)
+    text = _text(_page(game))
+    assert "Called off before a card was played." in text
+    assert "Step 1 of 2" in text
+    assert "bob resigned: the game ends." in _text(_page(game, step=1))
