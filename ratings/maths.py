@@ -15,6 +15,11 @@ around the skill) is 200 points, as one class is in chess. A newcomer therefore 
 climbs as the games make the site surer of them: the rating is marked provisional for the first
 ``PROVISIONAL_GAMES`` rated games.
 
+Ties are the model's own (Weng and Lin's tie groups): people sharing a place with equal ratings
+change equally, but the place just behind a tie for first can gain as much as the tied winners
+(places 1, 1, 3, 4 from equal ratings: +0.93 mu each for the first three). openskill 6.2 has
+this as a known question (vivekjoshy/openskill.py issues 155 and 201).
+
 >>> display_rating(MU, SIGMA)
 300
 >>> display_rating(30.0, 2.0)
