@@ -119,7 +119,7 @@ def _row(game: Game) -> GameRow:
 
 
 def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
-    """ "Won by alice", "Shared by alice and bob; carol resigned", "Called off"."""
+    """The result in a few words: won by alice, shared by alice and bob; carol resigned."""
     result = game.result or {}
     places = result.get("places") or []
     if game.status == Game.Status.ABORTED or not places:
@@ -252,7 +252,7 @@ class SeatState:
 
 
 def replay_state(
-    game: Game, match: Match, players: list[GamePlayer], steps: list[Step], index: int
+    match: Match, players: list[GamePlayer], steps: list[Step], index: int
 ) -> dict[str, Any]:
     """What the replay shows at step ``index``: every hand, the table and the step in words."""
     step = steps[index]
@@ -461,7 +461,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/game_detail.html", context)
     match = game.match()
     steps = replay_steps(match)
-    context["replay"] = replay_state(game, match, players, steps, _step_index(request, steps))
+    context["replay"] = replay_state(match, players, steps, _step_index(request, steps))
     if _is_htmx(request):
         context["oob"] = True
         return render(request, "games/game_detail.html#replay", context)
