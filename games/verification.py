@@ -18,7 +18,7 @@ from django import forms
 from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from games.engine import (
     PRESETS,
@@ -42,13 +42,7 @@ MAX_HANDS = 40
 def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     players = list(game.players.select_related("user"))
-    context: dict[str, Any] = {
-        "game": game,
-        "players": players,
-        "added_seeds": _added_seed_rows(game, players),
-        "record_url": _url_or_none("game_record", game.pk),
-        "detail_url": _url_or_none("game_detail", game.pk),
-    }
+    context: dict[str, Any] = {"game": game, "added_seeds": _added_seed_rows(game, players)}
     if game.is_over:
         record = game_record(game)
         context.update(
@@ -65,13 +59,6 @@ def _added_seed_rows(game: Game, players: list[Any]) -> list[tuple[str, str]]:
     return [
         (names.get(seat, f"Seat {seat + 1}"), text) for seat, text in enumerate(game.added_seeds)
     ]
-
-
-def _url_or_none(name: str, game_id: int) -> str | None:
-    try:
-        return reverse(name, args=[game_id])
-    except NoReverseMatch:
-        return None
 
 
 def _form_query(record: dict[str, Any]) -> dict[str, Any]:

@@ -185,7 +185,8 @@
     if (hand.number !== number) problems.push("is numbered " + hand.number + ", expected " + number);
     const deal = await dealWithKey(ctx.key, ctx.players, ctx.shortPack, number, ctx.added);
     if (hand.dealer !== undefined && hand.dealer !== deal.dealer) {
-      problems.push("names " + ctx.seatName(hand.dealer) + " as dealer; the seed deals from " + ctx.seatName(deal.dealer));
+      const named = ctx.seatName(hand.dealer);
+      problems.push(`names ${named} as dealer; the seed deals from ${ctx.seatName(deal.dealer)}`);
     }
     const recorded = hand.dealt || [];
     if (recorded.length !== ctx.players) {
@@ -198,7 +199,7 @@
         const wrong = inPackOrder(cards.filter((c) => !dealt.includes(c))) || "nothing";
         const missing = inPackOrder(dealt.filter((c) => !cards.includes(c))) || "nothing";
         problems.push(
-          ctx.seatName(seat) + " was dealt " + missing + " by the seed, but the record shows " + wrong + " instead",
+          `${ctx.seatName(seat)} was dealt ${missing} by the seed, but the record shows ${wrong} instead`,
         );
       }
     }
@@ -236,7 +237,9 @@
       const expected = [record.fingerprint, shownFingerprint].filter(Boolean);
       result.fingerprintOk = expected.length > 0 && expected.every((f) => f.toLowerCase() === actual);
       if (!result.fingerprintOk) {
-        result.problems.push("The seed's SHA-256 is " + actual + ", not the fingerprint shown before the game");
+        result.problems.push(
+          `The seed's SHA-256 is ${actual}, not the fingerprint shown before the game`,
+        );
       }
     } catch (error) {
       result.problems.push("This record cannot be checked: " + error.message);
@@ -247,7 +250,9 @@
     const segments = movesByHand(record.moves || [], ctx.players * size);
     const hands = record.hands || [];
     if (segments.length > hands.length) {
-      result.problems.push("The move log runs into " + segments.length + " hands; the record lists " + hands.length);
+      result.problems.push(
+        `The move log runs into ${segments.length} hands; the record lists ${hands.length}`,
+      );
     }
     for (let index = 0; index < hands.length; index++) {
       let problems;
