@@ -15,10 +15,12 @@ around the skill) is 200 points, as one class is in chess. A newcomer therefore 
 climbs as the games make the site surer of them: the rating is marked provisional for the first
 ``PROVISIONAL_GAMES`` rated games.
 
-Ties are the model's own (Weng and Lin's tie groups): people sharing a place with equal ratings
-change equally, but the place just behind a tie for first can gain as much as the tied winners
-(places 1, 1, 3, 4 from equal ratings: +0.93 mu each for the first three). openskill 6.2 has
-this as a known question (vivekjoshy/openskill.py issues 155 and 201).
+Ties are shared by averaging: a game with tied places is rated once for every order in which
+the ties could have been broken, and everyone gets the mean of those updates. So people sharing
+a place with equal ratings change equally, and the place behind a tie stays behind it. (Passing
+equal ranks to openskill 6.2 instead lets the place just behind a tie for first gain as much as
+the tied winners: places 1, 1, 3, 4 from equal ratings gave +0.93 mu to each of the first
+three; see vivekjoshy/openskill.py issues 155 and 201.)
 
 >>> display_rating(MU, SIGMA)
 300
@@ -26,10 +28,13 @@ this as a known question (vivekjoshy/openskill.py issues 155 and 201).
 1452
 >>> ranks_from_places([1, 1, 3, 4])
 [1.0, 1.0, 3.0, 4.0]
+>>> [round(s.mu, 2) for s in rate([Skill()] * 4, [1, 1, 3, 4])]
+[27.17, 27.17, 24.69, 20.96]
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,6 +87,47 @@ def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
     """
     if len(skills) != len(places):
         raise ValueError("One place per player")
-    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = MODEL.rate(teams, ranks=ranks_from_places(places))
-    return [Skill(team[0].mu, team[0].sigma) for team in rated]
+    orders = tie_breaks(ranks_from_places(places))
+    mu, sigma = [0.0] * len(skills), [0.0] * len(skills)
+    for ranks in orders:
+        teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+        for seat, team in enumerate(MODEL.rate(teams, ranks=ranks)):
+            mu[seat] += team[0].mu / len(orders)
+            sigma[seat] += team[0].sigma / len(orders)
+    return [Skill(m, s) for m, s in zip(mu, sigma, strict=True)]
+
+
+def tie_breaks(ranks: Sequence[float]) -> list[list[float]]:
+    """Every strict ranking that breaks the ties of ``ranks`` (the ranking itself if it has
+    none): the orders a tie could have gone.
+
+    >>> tie_breaks([1, 1, 3])
+    [[1, 2, 3], [2, 1, 3]]
+    """
+    groups: dict[float, list[int]] = {}
+    for seat, rank in enumerate(ranks):
+        groups.setdefault(rank, []).append(seat)
+    orders: list[list[float]] = [[0.0] * len(ranks)]
+    for start, seats in enumerate_groups(groups):
+        orders = [
+            _placed(order, seats, perm, start)
+            for order in orders
+            for perm in itertools.permutations(seats)
+        ]
+    return orders
+
+
+def enumerate_groups(groups: dict[float, list[int]]) -> list[tuple[int, list[int]]]:
+    """(first strict rank, seats) for each group of equal ranks, best first."""
+    out, start = [], 1
+    for rank in sorted(groups):
+        out.append((start, groups[rank]))
+        start += len(groups[rank])
+    return out
+
+
+def _placed(order: list[float], seats: list[int], perm: tuple[int, ...], start: int) -> list[float]:
+    order = list(order)
+    for offset, seat in enumerate(perm):
+        order[seat] = start + offset
+    return order
