@@ -1,0 +1,71 @@
+"""A finished game's replay in Chromium: the arrow keys, End and Home step through it without
+leaving the page, every step is announced, and the page fits a phone's width.
+
+Run with ``pytest -m browser tests/browser``; the site runs in its own processes (see conftest).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import Tab
+from .test_play_in_browser import STEP_MS, register, start_game
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOT = "/tmp/hearts-browser-replay.png"
+
+
+def test_the_replay_steps_by_keyboard_and_fits_a_phone(tab: Tab) -> None:
+    page = tab.page
+    username = register(tab)
+    start_game(tab)
+    # Pass three cards, then resign: the game is over and its page public.
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    for card in page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")[:3]:
+        page.locator(f'#hand .card[data-card="{card}"]').click()
+    page.locator("#pass-button").click()
+    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign-button").click()
+    page.locator(".result").wait_for(timeout=STEP_MS)
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/games/?player={username}")
+    page.locator("a[href^='/g/']").first.click()
+    page.locator("#replay-step").wait_for(timeout=STEP_MS)
+    first = _step(page)
+    address = page.url.split("?")[0]
+
+    page.keyboard.press("ArrowRight")
+    _wait_step(page, f"step == {first + 1}")
+    assert page.locator("#replay-announcer").inner_text().strip() != ""
+    page.keyboard.press("End")
+    _wait_step(page, f"step > {first + 1}")
+    last = _step(page)
+    page.keyboard.press("ArrowLeft")
+    _wait_step(page, f"step == {last - 1}")
+    page.keyboard.press("Home")
+    _wait_step(page, f"step == {first}")
+    assert page.url.split("?")[0] == address  # the same page, stepped in place
+
+    # Every hand is face up once the game is over: four seats of cards in the replay.
+    assert page.locator(".replay-seat").count() == 4
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways on a phone: {width}"
+    page.screenshot(path=SCREENSHOT, full_page=True)
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def _step(page: Any) -> int:
+    return int(page.locator("#replay-step").get_attribute("data-step"))
+
+
+def _wait_step(page: Any, condition: str) -> None:
+    page.wait_for_function(
+        "() => { const step = Number(document.getElementById('replay-step').dataset.step);"
+        f" return {condition}; }}",
+        timeout=STEP_MS,
+    )
