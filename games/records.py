@@ -21,7 +21,6 @@ def game_record(game: Game, match: Match | None = None) -> dict[str, Any]:
         raise ValueError("A game's record is published only once the game is over")
     match = match or game.match()
     players = list(game.players.select_related("user"))
-    log = match.to_json()
     return {
         "format": FORMAT,
         "game": game.pk,
@@ -31,14 +30,23 @@ def game_record(game: Game, match: Match | None = None) -> dict[str, Any]:
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         "rated": game.rated,
         "players": [{"seat": p.seat, "name": p.name, "bot": p.is_bot} for p in players],
+        **match_record(match),
+        "result": _result(game, match),
+    }
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """The part of a record the engine alone knows: rules, seed, fingerprint, added seeds,
+    every move, every hand dealt and the totals."""
+    log = match.to_json()
+    return {
         "rules": log["rules"],
         "seed": log["seed"],
-        "fingerprint": game.fingerprint,
+        "fingerprint": match.fingerprint,
         "added_seeds": log["added_seeds"],
         "moves": log["moves"],
         "hands": [hand_record(hand) for hand in played_hands(match)],
         "totals": list(match.totals),
-        "result": _result(game, match),
     }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.engine import Match, Rules, ShortPack, deal_hand, fingerprint
-from games.records import hand_record, played_hands
+from games.records import match_record
 from tests.engine.playing import seed, step
 from tests.engine.test_fairness import VECTORS, Vector
 
@@ -43,17 +43,11 @@ def _played_record(
             match.resign(0)
             break
         step(match)
-    log = match.to_json()
     names = ["alice", "bob", "carol", "dave", "erin", "frank"]
     return {
         "format": "hearts-record-v1",
         "players": [{"seat": s, "name": names[s], "bot": False} for s in range(rules.players)],
-        "rules": log["rules"],
-        "seed": log["seed"],
-        "fingerprint": match.fingerprint,
-        "added_seeds": log["added_seeds"],
-        "moves": log["moves"],
-        "hands": [hand_record(hand) for hand in played_hands(match)],
+        **match_record(match),
     }
 
 

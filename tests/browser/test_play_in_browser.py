@@ -112,6 +112,19 @@ def parse_summary(text: str) -> dict[str, int]:
     return {name: int(points) for name, points in parts}
 
 
+def pass_and_resign(page: Any) -> None:
+    """Pass the first three cards, then resign (accepting the confirmation): the game is over
+    and its seed published."""
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    for card in hand_cards(page)[:3]:
+        page.locator(f'#hand .card[data-card="{card}"]').click()
+    page.locator("#pass-button").click()
+    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign-button").click()
+    page.locator(".result").wait_for(timeout=STEP_MS)
+
+
 def test_register_pass_and_play_a_full_hand_by_clicking(tab: Tab) -> None:
     page = tab.page
     username = register(tab)

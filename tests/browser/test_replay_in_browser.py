@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import Tab
-from .test_play_in_browser import STEP_MS, register, start_game
+from .test_play_in_browser import STEP_MS, pass_and_resign, register, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -22,15 +22,7 @@ def test_the_replay_steps_by_keyboard_and_fits_a_phone(tab: Tab) -> None:
     page = tab.page
     username = register(tab)
     start_game(tab)
-    # Pass three cards, then resign: the game is over and its page public.
-    page.locator("#pass-button").wait_for(timeout=STEP_MS)
-    for card in page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")[:3]:
-        page.locator(f'#hand .card[data-card="{card}"]').click()
-    page.locator("#pass-button").click()
-    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.locator("#resign-button").click()
-    page.locator(".result").wait_for(timeout=STEP_MS)
+    pass_and_resign(page)  # the game is over and its page public
 
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"/games/?player={username}")

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from games.engine import Match, Rules, ShortPack, deal_hand, fingerprint
-from games.records import hand_record, played_hands
+from games.records import match_record
 from tests.engine.playing import seed, step
 from tests.engine.test_fairness import VECTORS
 
 from .conftest import Tab
-from .test_play_in_browser import STEP_MS, register, start_game
+from .test_play_in_browser import STEP_MS, pass_and_resign, register, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -41,16 +41,10 @@ def _played_record(rules: Rules, added: tuple[str, ...] = ()) -> dict[str, Any]:
     match = Match(rules, seed(31), added)
     while not match.is_over:
         step(match)
-    log = match.to_json()
     names = ["alice", "bob", "carol", "dave", "erin", "frank"]
     return {
         "players": [{"seat": s, "name": names[s], "bot": False} for s in range(rules.players)],
-        "rules": log["rules"],
-        "seed": log["seed"],
-        "fingerprint": match.fingerprint,
-        "added_seeds": log["added_seeds"],
-        "moves": log["moves"],
-        "hands": [hand_record(hand) for hand in played_hands(match)],
+        **match_record(match),
     }
 
 
@@ -164,16 +158,8 @@ def test_the_verify_page_of_a_finished_game_says_everything_matches(tab: Tab) ->
     assert page.locator("#seed").count() == 0
     assert "Kept secret until the game ends" in page.inner_text("main")
 
-    # Pass three cards, then resign: the game is over and its seed published.
     page.goto(table_url)
-    page.locator("#pass-button").wait_for(timeout=STEP_MS)
-    for card in page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")[:3]:
-        page.locator(f'#hand .card[data-card="{card}"]').click()
-    page.locator("#pass-button").click()
-    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.locator("#resign-button").click()
-    page.locator(".result").wait_for(timeout=STEP_MS)
+    pass_and_resign(page)  # the game is over and its seed published
 
     page.goto(url)
     verdict = page.locator("#verify-verdict")
