@@ -17,8 +17,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from games.bots import make_bot, safe_bot
-from games.engine import Phase, seat_view
+from games.bots import Bot, make_bot, safe_bot
+from games.engine import Phase, SeatView, seat_view
 
 from . import services
 from .models import Game
@@ -74,16 +74,11 @@ def time_out(game_id: int, version: int) -> int:
         if seat in bots:
             continue
         view = seat_view(match, seat)
+        kind, cards, choice = decide(safe, view)
         try:
-            if view.phase is Phase.PASSING:
-                cards = [str(c) for c in safe.choose_pass(view)]
-                services.act(game_id, seat, "pass", version=version, cards=cards, timeout=True)
-            elif view.phase is Phase.MOON_CHOICE:
-                choice = safe.choose_moon(view)
-                services.act(game_id, seat, "moon", version=version, choice=choice, timeout=True)
-            else:
-                card = str(safe.choose_play(view))
-                services.act(game_id, seat, "play", version=version, cards=[card], timeout=True)
+            services.act(
+                game_id, seat, kind, version=version, cards=cards, choice=choice, timeout=True
+            )
         except services.ServiceError:  # moved meanwhile (StaleVersion), or over
             return made
         made += 1
@@ -106,16 +101,9 @@ def play_bots(game_id: int, version: int) -> int:
         if seat not in bots:
             continue
         view = seat_view(match, seat)
+        kind, cards, choice = decide(bot, view)
         try:
-            if view.phase is Phase.PASSING:
-                cards = [str(c) for c in bot.choose_pass(view)]
-                outcome = services.act(game_id, seat, "pass", version=version, cards=cards)
-            elif view.phase is Phase.MOON_CHOICE:
-                choice = bot.choose_moon(view)
-                outcome = services.act(game_id, seat, "moon", version=version, choice=choice)
-            else:
-                card = str(bot.choose_play(view))
-                outcome = services.act(game_id, seat, "play", version=version, cards=[card])
+            outcome = services.act(game_id, seat, kind, version=version, cards=cards, choice=choice)
         except services.StaleVersion:
             return made  # somebody else moved first; their move scheduled what comes next
         made += 1
@@ -124,3 +112,12 @@ def play_bots(game_id: int, version: int) -> int:
             return made  # one card at a time, so that people can follow the play
         match = Game.objects.get(pk=game_id).match()
     return made
+
+
+def decide(bot: Bot, view: SeatView) -> tuple[str, list[str], str]:
+    """The move ``bot`` makes from ``view``: (kind, cards, choice) for :func:`services.act`."""
+    if view.phase is Phase.PASSING:
+        return "pass", [str(c) for c in bot.choose_pass(view)], ""
+    if view.phase is Phase.MOON_CHOICE:
+        return "moon", [], bot.choose_moon(view)
+    return "play", [str(bot.choose_play(view))], ""

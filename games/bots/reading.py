@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.engine import FirstLead, SeatView, legal_from
 from games.engine.cards import HEARTS_MASK, QS_BIT
@@ -128,21 +128,9 @@ def read(view: SeatView) -> Reading:
             for i, c in plays:
                 if i >= position:
                     later |= 1 << c
-            done.append(_with_later(decision, later))
+            done.append(replace(decision, later=later))
         decisions.append(tuple(done))
     return Reading(players=n, old_queen=rules.old_queen, decisions=tuple(decisions))
-
-
-def _with_later(decision: Decision, later: int) -> Decision:
-    return Decision(
-        decision.card,
-        decision.trick,
-        later,
-        decision.first,
-        decision.hearts_broken,
-        decision.moon_seat,
-        decision.queen_out,
-    )
 
 
 def deals(
