@@ -3,7 +3,8 @@
 Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one by name:
 
 - ``easy``, ``normal``, ``strong``: the search bot with a growing budget per decision (the
-  levels a host picks; ``normal`` is the default);
+  levels a host picks; ``normal`` is the default). Normal and strong also read how the others
+  played and try their passes in imagined deals; easy does neither;
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``random``: uniformly random legal cards and passes;
 - ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown
@@ -62,9 +63,12 @@ class RandomBot:
 
 
 def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
+    if name == "easy":
+        # Reads the voids but not how the others played, and passes by the rules alone.
+        return SearchBot(seconds=BUDGETS[name], samples=12, mismatch=1.0, seed=seed)
     if name in BUDGETS:
-        samples = {"easy": 12, "normal": 400, "strong": 3000}[name]
-        return SearchBot(seconds=BUDGETS[name], samples=samples, seed=seed)
+        samples = {"normal": 400, "strong": 3000}[name]
+        return SearchBot(seconds=BUDGETS[name], samples=samples, pass_deals=samples * 5, seed=seed)
     if name == "montecarlo":
         return SearchBot(
             seconds=BUDGETS["normal"], samples=400, respect_voids=False, mismatch=1.0, seed=seed

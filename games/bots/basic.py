@@ -6,7 +6,11 @@ It reads only a :class:`~games.engine.SeatView`.
 
 from __future__ import annotations
 
-from games.engine import Card, SeatView, Suit
+from games.engine import Card, SeatView, Suit, cards_of, mask_of
+from games.engine.cards import QS_BIT, QS_INDEX, SUIT_MASKS, iter_indexes
+from games.engine.rules import PASS_SIZE
+
+SPADES_MASK = SUIT_MASKS[Suit.SPADES]
 
 QS = Card.parse("QS")
 JD = Card.parse("JD")
@@ -14,24 +18,40 @@ KS = Card.parse("KS")
 AS = Card.parse("AS")
 
 
-def _danger(card: Card, view: SeatView) -> float:
-    """How much a card wants to leave the hand (higher: pass or dump it first)."""
-    spades = [c for c in view.hand if c.suit is Suit.SPADES]
-    low_spades = sum(1 for c in spades if c.rank < QS.rank)
-    if card == QS:
-        return 100 if low_spades < 4 else 20
-    if card in (AS, KS):
-        return 90 if QS not in view.hand or low_spades < 4 else 30
-    if card.suit is Suit.HEARTS:
-        return 40 + card.rank * 3
-    suit_size = sum(1 for c in view.hand if c.suit is card.suit)
-    # Short suits are worth emptying: the void lets the queen and hearts go later.
-    return card.rank * 2 + (12 - suit_size * 3)
+def pass_mask(hand: int, count: int = 3) -> int:
+    """The ``count`` cards of ``hand`` (a mask) that the rule-based player passes: the most
+    dangerous ones (see :func:`_dangers`), the lower card first between equals."""
+    ranked = sorted(_dangers(hand), key=lambda pair: (-pair[0], pair[1]))
+    chosen = 0
+    for _, card in ranked[:count]:
+        chosen |= 1 << card
+    return chosen
+
+
+def _dangers(hand: int) -> list[tuple[int, int]]:
+    """(danger, card) for every card of ``hand``: how much a card wants to leave (higher: pass
+    or dump it first)."""
+    low_spades = (hand & SPADES_MASK & (QS_BIT - 1)).bit_count()
+    has_queen = bool(hand & QS_BIT)
+    out = []
+    for card in iter_indexes(hand):
+        rank = card % 13 + 2
+        suit = card // 13
+        if card == QS_INDEX:
+            danger = 100 if low_spades < 4 else 20
+        elif suit == Suit.SPADES and rank > 12:
+            danger = 90 if not has_queen or low_spades < 4 else 30
+        elif suit == Suit.HEARTS:
+            danger = 40 + rank * 3
+        else:
+            # Short suits are worth emptying: the void lets the queen and hearts go later.
+            danger = rank * 2 + 12 - (hand & SUIT_MASKS[suit]).bit_count() * 3
+        out.append((danger, card))
+    return out
 
 
 def choose_pass(view: SeatView) -> list[Card]:
-    ranked = sorted(view.hand, key=lambda card: _danger(card, view), reverse=True)
-    return ranked[:3]
+    return cards_of(pass_mask(mask_of(view.hand), PASS_SIZE))
 
 
 def choose_moon(view: SeatView) -> str:

@@ -18,7 +18,13 @@ def choose_pass(view: SeatView) -> list[Card]:
     hand = list(view.hand)
     if can_shoot(hand):
         return sorted(hand, key=lambda card: (card.rank, card.suit is Suit.HEARTS))[:3]
-    return sorted(hand, key=lambda card: (-danger(card, hand, view), card.index))[:3]
+    return ranked(view)[:3]
+
+
+def ranked(view: SeatView) -> list[Card]:
+    """The hand, the card that most wants to go first."""
+    hand = list(view.hand)
+    return sorted(hand, key=lambda card: (-danger(card, hand, view), card.index))
 
 
 def can_shoot(hand: list[Card]) -> bool:

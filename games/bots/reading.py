@@ -48,6 +48,7 @@ class Reading:
     players: int
     old_queen: bool
     decisions: tuple[tuple[Decision, ...], ...]  # per seat; the reading seat's own are left out
+    most: int = 13  # the most misses one possible play counts
 
     def misses(self, seat: int, hand: int) -> int:
         """How far ``seat``'s plays are from the rule-based player's, had it held ``hand`` now:
@@ -68,16 +69,18 @@ class Reading:
                 continue
             # Each card the rule-based player would have played first is one miss: a lead of
             # the 9 from a hand with three lower safe cards misses three times.
-            while legal & (legal - 1):
+            missed = 0
+            while legal & (legal - 1) and missed < self.most:
                 picked = choose(d.trick, self.players, seat, legal, d.moon_seat, d.queen_out)
                 if picked == d.card:
                     break
-                count += 1
+                missed += 1
                 legal &= ~(1 << picked)
+            count += missed
         return count
 
 
-def read(view: SeatView) -> Reading:
+def read(view: SeatView, most: int = 13) -> Reading:
     """The decisions of every other seat so far in this hand, from ``view``'s public facts."""
     rules, n = view.rules, view.players
     history = [
@@ -130,7 +133,7 @@ def read(view: SeatView) -> Reading:
                     later |= 1 << c
             done.append(replace(decision, later=later))
         decisions.append(tuple(done))
-    return Reading(players=n, old_queen=rules.old_queen, decisions=tuple(decisions))
+    return Reading(players=n, old_queen=rules.old_queen, decisions=tuple(decisions), most=most)
 
 
 def deals(
@@ -158,19 +161,30 @@ def deals(
     fixed = [*knowledge.known, 0]
     fixed[knowledge.seat] = knowledge.mine
     voids = [*knowledge.voids, 0]
+    # A walk comes back to the same hands often, so each hand's misses are worked out once.
+    known: dict[tuple[int, int], int] = {}
+
+    def misses(seat: int, hand: int) -> int:
+        if seat == n:  # the kitty made no plays
+            return 0
+        found = known.get((seat, hand))
+        if found is None:
+            found = known[seat, hand] = reading.misses(seat, hand)
+        return found
+
     while True:
         dealt, kitty = sample(knowledge, rnd)
-        holdings = [*dealt, kitty]  # the kitty is holder n; it made no plays
+        holdings = [*dealt, kitty]  # the kitty is holder n
         holders = [s for s in range(n + 1) if holdings[s] & ~fixed[s]]
         if len(holders) < 2:
             yield dealt, kitty
             continue
-        misses = [reading.misses(s, holdings[s]) if s < n else 0 for s in range(n + 1)]
+        current = [misses(s, holdings[s]) for s in range(n + 1)]
         proposals = burn_in
         for _ in range(restart):
             for step in range(MOST_STEPS):
                 if step >= proposals and (
-                    max(misses) < IMPOSSIBLE
+                    max(current) < IMPOSSIBLE
                     or (deadline is not None and step % 64 == 0 and time.perf_counter() > deadline)
                 ):
                     break
@@ -181,12 +195,11 @@ def deals(
                     continue
                 swap = x | y
                 new_a, new_b = holdings[a] ^ swap, holdings[b] ^ swap
-                miss_a = reading.misses(a, new_a) if a < n else 0
-                miss_b = reading.misses(b, new_b) if b < n else 0
-                change = miss_a + miss_b - misses[a] - misses[b]
+                miss_a, miss_b = misses(a, new_a), misses(b, new_b)
+                change = miss_a + miss_b - current[a] - current[b]
                 if change <= 0 or rnd.random() < mismatch**change:
                     holdings[a], holdings[b] = new_a, new_b
-                    misses[a], misses[b] = miss_a, miss_b
+                    current[a], current[b] = miss_a, miss_b
             yield holdings[:n], holdings[n]
             proposals = steps
 

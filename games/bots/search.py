@@ -1,9 +1,15 @@
 """The search bot: determinized Monte Carlo over the hidden cards.
 
-For each decision it deals the unseen cards many times, each deal consistent with what its
-seat knows (voids shown, cards passed, counts, the kitty), plays every legal card in every deal
-and finishes the hand with the fast rule-based policy, and keeps the card whose hands end best
-for it: its own points minus the others' average, so that a moon counts for what it is worth.
+For each card it plays, it deals the unseen cards many times, each deal consistent with what
+its seat knows (voids shown, cards passed, counts, the kitty) and, weighted by
+:mod:`.reading`, with how the others played; plays every legal card in every deal and finishes
+the hand with the fast rule-based policy, and keeps the card whose hands end best for it: its
+own points minus the others' average, so that a moon counts for what it is worth.
+
+It passes the same way: it deals the other hands, lets their seats pass as the rule-based
+player would, and plays each candidate pass out in every deal. The candidates are every three
+of the six cards the rules of passing rank most dangerous; an unguarded Q♠ is in all of them.
+
 It reads one seat's view only; the time and sample budgets bound every decision.
 """
 
@@ -12,14 +18,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from itertools import islice
+from itertools import combinations, islice
 
-from games.engine import Card, Hand, Phase, SeatView, imagine_hand
+from games.engine import Card, Hand, Phase, SeatView, cards_of, imagine_hand, mask_of
 
 from . import basic, passing
 from .knowledge import learn, sample
 from .policy import choose, queen_taken, shooter
 from .reading import deals, read
+
+MUST_GO = 100  # a card this dangerous (see passing.danger) is passed whatever the search says
 
 
 @dataclass(frozen=True)
@@ -31,9 +39,43 @@ class SearchBot:
     # Weight of a deal for each earlier card another seat played that the rule-based player
     # would not have played from the hand the deal gives it (1: the play is not read).
     mismatch: float = 0.03
+    most_misses: int = 13  # the most misses one play of another seat counts
+    pass_deals: int = 0  # deals at most to try each pass in (0: pass by the rules alone)
 
     def choose_pass(self, view: SeatView) -> list[Card]:
-        return passing.choose_pass(view)
+        if not self.pass_deals or passing.can_shoot(list(view.hand)):
+            return passing.choose_pass(view)
+        assert view.seat is not None
+        start = time.perf_counter()
+        rnd = random.Random(self.seed)
+        me, n = view.seat, view.players
+        # Every three of the cards that most want to go, the rule's own choice first; an
+        # unguarded Q♠ goes in every one.
+        ranked = passing.ranked(view)
+        must = [card for card in ranked[:3] if passing.danger(card, ranked, view) >= MUST_GO]
+        free = [card for card in ranked[:6] if card not in must]
+        candidates = [mask_of(must) | mask_of(rest) for rest in combinations(free, 3 - len(must))]
+        if len(candidates) == 1:
+            return cards_of(candidates[0])
+        knowledge = learn(view)
+        totals = [0.0] * len(candidates)
+        for done in range(1, self.pass_deals + 1):
+            holdings, kitty = sample(knowledge, rnd)
+            dealt = imagine_hand(view, holdings, kitty)
+            for seat in range(n):
+                if seat != me:
+                    dealt.pass_mask(seat, basic.pass_mask(holdings[seat]))
+            for i, three in enumerate(candidates):
+                hand = dealt.copy()
+                hand.pass_mask(me, three)
+                points = finish(hand)
+                totals[i] += points[me] - (sum(points) - points[me]) / (n - 1)
+            if self.seconds is not None and done >= 2:
+                elapsed = time.perf_counter() - start
+                if elapsed * (done + 1) / done > self.seconds:
+                    break
+        best = min(range(len(candidates)), key=lambda i: (totals[i], i))
+        return cards_of(candidates[best])
 
     def choose_moon(self, view: SeatView) -> str:
         return basic.choose_moon(view)
@@ -53,7 +95,9 @@ class SearchBot:
         totals = dict.fromkeys(legal, 0.0)
         if self.mismatch < 1.0:
             deadline = None if self.seconds is None else start + self.seconds / 2
-            hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=deadline)
+            hidden = deals(
+                knowledge, read(view, self.most_misses), rnd, self.mismatch, deadline=deadline
+            )
         else:
             hidden = (sample(knowledge, rnd) for _ in iter(int, 1))
         for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
@@ -94,6 +138,11 @@ _QS, _JD = Card.parse("QS").index, Card.parse("JD").index
 def play_out(base: Hand, seat: int, card: int) -> tuple[int, ...]:
     hand = base.copy()
     hand.play_index(seat, card)
+    return finish(hand)
+
+
+def finish(hand: Hand) -> tuple[int, ...]:
+    """Plays ``hand`` to its end with the rule-based player in every seat; the points."""
     playing = Phase.PLAYING
     taken, players = hand._taken, hand.players
     moon_seat, queen_out = shooter(taken), queen_taken(taken)

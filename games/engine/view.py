@@ -128,11 +128,14 @@ def imagine_hand(view: SeatView, holdings: Sequence[int], kitty: int = 0) -> Han
     """A hand in play as ``view``'s seat imagines it: the same public history and trick, with
     ``holdings`` (one card mask per seat, the seat's own included) and the kitty guessed.
 
-    Bots search over such hands; they never see the real one.
+    Bots search over such hands; they never see the real one. While the seat has still to
+    pass, it is the hand as dealt, before anybody's pass.
     """
     rules = view.rules
     hand = Hand.__new__(Hand)
     hand._setup(rules, view.hand_number, list(holdings), kitty, view.totals)
+    if view.phase is Phase.PASSING:
+        return hand
     hand._passes = [0] * rules.players
     hand.phase = Phase.PLAYING
     for trick in view.tricks:

@@ -70,7 +70,9 @@ class Checked:
 def quick(bot: Bot) -> Bot:
     """The same bot on a small sample budget and no clock, so the tests stay fast."""
     if isinstance(bot, SearchBot):
-        return dataclasses.replace(bot, seconds=None, samples=min(bot.samples, 12))
+        return dataclasses.replace(
+            bot, seconds=None, samples=min(bot.samples, 12), pass_deals=min(bot.pass_deals, 4)
+        )
     return bot
 
 
@@ -87,7 +89,7 @@ def test_bots_make_only_legal_decisions_at_every_table(rules, number):
     n = rules.players
     number = number or len(rules.pass_cycle)  # the last hand of the cycle holds its cards
     bots: list[Bot] = [make_bot("heuristic") for _ in range(n)]
-    bots[number % n] = SearchBot(seconds=None, samples=12, seed=number)
+    bots[number % n] = SearchBot(seconds=None, samples=12, pass_deals=4, seed=number)
     bots[(number + 1) % n] = make_bot("random", seed=number)
 
     checked = play_hand(rules, number, bots)

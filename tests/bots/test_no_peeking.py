@@ -94,6 +94,19 @@ def test_deals_that_look_the_same_from_a_seat_get_the_same_card(
     assert bot.choose_play(view) == bot.choose_play(seat_view(imagined, me))
 
 
+@pytest.mark.parametrize(("rules", "number", "deal_seed"), TABLES.values(), ids=TABLES.keys())
+def test_deals_that_look_the_same_from_a_seat_get_the_same_pass(rules, number, deal_seed):
+    real = dealt(rules, 1, deal_seed)  # hand 1 passes at every table
+    me = 0
+    imagined = match_with(rearranged(real.hand, me))
+    bot = SearchBot(seconds=None, pass_deals=10, seed=1)
+
+    view = seat_view(real, me)
+
+    assert seat_view(imagined, me) == view
+    assert bot.choose_pass(view) == bot.choose_pass(seat_view(imagined, me))
+
+
 def reachable(root: object) -> list[object]:
     """Every object reachable from ``root`` through instances (not through classes, modules or
     functions, which lead everywhere)."""

@@ -34,3 +34,17 @@ def test_a_decision_stops_at_its_time_budget():
     assert len(times) == 5
     assert max(times) < BUDGET + ALLOWANCE, [f"{t:.3f}" for t in times]
     assert min(times) > BUDGET / 2  # the clock stopped it, not the 10,000 samples
+
+
+def test_a_pass_stops_at_its_time_budget():
+    bot = SearchBot(seconds=BUDGET, pass_deals=10_000, seed=1)
+    times = []
+    for number in (1, 2, 3):  # left, right, across
+        view = seat_view(dealt(Rules(), number, deal_seed=number), 0)
+        start = time.perf_counter()
+        cards = bot.choose_pass(view)
+        times.append(time.perf_counter() - start)
+        assert len(set(cards)) == 3 and set(cards) <= set(view.hand)
+
+    assert max(times) < BUDGET + ALLOWANCE, [f"{t:.3f}" for t in times]
+    assert min(times) > BUDGET / 2  # the clock stopped it, not the 10,000 deals
