@@ -18,7 +18,14 @@ class TableForm(forms.Form):
     )
     rated = forms.BooleanField(required=False, help_text="Only games of people alone are rated.")
     private = forms.BooleanField(required=False, help_text="Only people with the link can join.")
-    bot_level = forms.ChoiceField(choices=Table.BotLevel.choices, initial="normal")
+    bot_level = forms.ChoiceField(
+        choices=Table.BotLevel.choices,
+        initial="normal",
+        help_text=(
+            "Easy remembers who is out of a suit; normal also reads how everyone played and"
+            " weighs its passes; strong thinks longest."
+        ),
+    )
     # Options a rule set may offer, and every option of a custom table.
     target = forms.IntegerField(min_value=25, max_value=500, initial=100)
     points_on_first_trick = forms.BooleanField(required=False)

@@ -8,7 +8,8 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``random``: uniformly random legal cards and passes;
 - ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown
-  and to how they played, a baseline for measuring what the reading of the play is worth.
+  and to how they played, passing by the rules alone: plain determinized Monte Carlo, a
+  baseline for measuring what the rest is worth.
 """
 
 from __future__ import annotations

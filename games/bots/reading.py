@@ -48,7 +48,6 @@ class Reading:
     players: int
     old_queen: bool
     decisions: tuple[tuple[Decision, ...], ...]  # per seat; the reading seat's own are left out
-    most: int = 13  # the most misses one possible play counts
 
     def misses(self, seat: int, hand: int) -> int:
         """How far ``seat``'s plays are from the rule-based player's, had it held ``hand`` now:
@@ -69,18 +68,16 @@ class Reading:
                 continue
             # Each card the rule-based player would have played first is one miss: a lead of
             # the 9 from a hand with three lower safe cards misses three times.
-            missed = 0
-            while legal & (legal - 1) and missed < self.most:
+            while legal & (legal - 1):
                 picked = choose(d.trick, self.players, seat, legal, d.moon_seat, d.queen_out)
                 if picked == d.card:
                     break
-                missed += 1
+                count += 1
                 legal &= ~(1 << picked)
-            count += missed
         return count
 
 
-def read(view: SeatView, most: int = 13) -> Reading:
+def read(view: SeatView) -> Reading:
     """The decisions of every other seat so far in this hand, from ``view``'s public facts."""
     rules, n = view.rules, view.players
     history = [
@@ -133,7 +130,7 @@ def read(view: SeatView, most: int = 13) -> Reading:
                     later |= 1 << c
             done.append(replace(decision, later=later))
         decisions.append(tuple(done))
-    return Reading(players=n, old_queen=rules.old_queen, decisions=tuple(decisions), most=most)
+    return Reading(players=n, old_queen=rules.old_queen, decisions=tuple(decisions))
 
 
 def deals(

@@ -39,7 +39,6 @@ class SearchBot:
     # Weight of a deal for each earlier card another seat played that the rule-based player
     # would not have played from the hand the deal gives it (1: the play is not read).
     mismatch: float = 0.03
-    most_misses: int = 13  # the most misses one play of another seat counts
     pass_deals: int = 0  # deals at most to try each pass in (0: pass by the rules alone)
 
     def choose_pass(self, view: SeatView) -> list[Card]:
@@ -95,9 +94,7 @@ class SearchBot:
         totals = dict.fromkeys(legal, 0.0)
         if self.mismatch < 1.0:
             deadline = None if self.seconds is None else start + self.seconds / 2
-            hidden = deals(
-                knowledge, read(view, self.most_misses), rnd, self.mismatch, deadline=deadline
-            )
+            hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=deadline)
         else:
             hidden = (sample(knowledge, rnd) for _ in iter(int, 1))
         for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
