@@ -13,7 +13,16 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from games.engine import PRESETS, Match, Move, Rules, fingerprint, new_seed, parse_cards
+from games.engine import (
+    PRESETS,
+    Match,
+    Move,
+    Rules,
+    fingerprint,
+    format_cards,
+    new_seed,
+    parse_cards,
+)
 
 ADDED_SEED_LENGTH = 200  # characters a person may add to a deal
 
@@ -196,6 +205,19 @@ class MoveRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_move_per_number")
         ]
+
+    @classmethod
+    def of(cls, game: Game, number: int, move: Move) -> MoveRecord:
+        """The log entry (unsaved) for the engine's ``move``, the game's ``number``-th."""
+        return cls(
+            game=game,
+            number=number,
+            kind=move.kind,
+            seat=move.seat,
+            cards=format_cards(move.cards),
+            choice=move.choice,
+            timeout=move.timeout,
+        )
 
     def to_engine(self) -> Move:
         return Move(self.kind, self.seat, tuple(parse_cards(self.cards)), self.choice, self.timeout)

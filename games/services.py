@@ -31,7 +31,6 @@ from games.engine import (
     Move,
     Phase,
     Rules,
-    format_cards,
     new_seed,
     parse_cards,
 )
@@ -313,17 +312,8 @@ def act(
             events = match.apply(move)
         except HeartsError as error:
             raise ServiceError(str(error)) from error
-        logged = match.moves[-1]
         game.version += 1
-        MoveRecord.objects.create(
-            game=game,
-            number=game.version,
-            kind=logged.kind,
-            seat=logged.seat,
-            cards=format_cards(logged.cards),
-            choice=logged.choice,
-            timeout=logged.timeout,
-        )
+        MoveRecord.of(game, game.version, match.moves[-1]).save()
         if kind != "resign":
             game.players.filter(seat=seat).update(
                 timeouts_in_a_row=F("timeouts_in_a_row") + 1 if timeout else 0

@@ -12,10 +12,7 @@ from games.engine.rules import PASS_SIZE
 
 SPADES_MASK = SUIT_MASKS[Suit.SPADES]
 
-QS = Card.parse("QS")
 JD = Card.parse("JD")
-KS = Card.parse("KS")
-AS = Card.parse("AS")
 
 
 def pass_mask(hand: int, count: int = 3) -> int:

@@ -67,12 +67,9 @@ class SearchBot:
             for i, three in enumerate(candidates):
                 hand = dealt.copy()
                 hand.pass_mask(me, three)
-                points = finish(hand)
-                totals[i] += points[me] - (sum(points) - points[me]) / (n - 1)
-            if self.seconds is not None and done >= 2:
-                elapsed = time.perf_counter() - start
-                if elapsed * (done + 1) / done > self.seconds:
-                    break
+                totals[i] += margin(finish(hand), me)
+            if self._out_of_time(start, done):
+                break
         best = min(range(len(candidates)), key=lambda i: (totals[i], i))
         return cards_of(candidates[best])
 
@@ -87,7 +84,7 @@ class SearchBot:
         start = time.perf_counter()
         rnd = random.Random(self.seed)
         knowledge = learn(view, self.respect_voids)
-        me, n = view.seat, view.players
+        me = view.seat
         legal = representatives(view, legal)
         if len(legal) == 1:
             return legal[0]
@@ -100,13 +97,21 @@ class SearchBot:
         for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
             base = imagine_hand(view, holdings, kitty)
             for card in legal:
-                points = play_out(base, me, card.index)
-                totals[card] += points[me] - (sum(points) - points[me]) / (n - 1)
-            if self.seconds is not None and done >= 2:
-                elapsed = time.perf_counter() - start
-                if elapsed * (done + 1) / done > self.seconds:
-                    break
+                totals[card] += margin(play_out(base, me, card.index), me)
+            if self._out_of_time(start, done):
+                break
         return min(legal, key=lambda card: (totals[card], card.index))
+
+    def _out_of_time(self, start: float, done: int) -> bool:
+        """Would one more deal, as long as the ``done`` so far, overrun the time budget?"""
+        if self.seconds is None or done < 2:
+            return False
+        return (time.perf_counter() - start) * (done + 1) / done > self.seconds
+
+
+def margin(points: tuple[int, ...], seat: int) -> float:
+    """``seat``'s points less the others' average (lower is better for it)."""
+    return points[seat] - (sum(points) - points[seat]) / (len(points) - 1)
 
 
 def representatives(view: SeatView, legal: list[Card]) -> list[Card]:

@@ -37,15 +37,9 @@ def _game(*, finished: bool, added: tuple[str, ...] = ()) -> Game:
     match = Match(rules, seed(21), added)
     while not match.is_over and (finished or match.version < 6):
         step(match)
-    for number, move in enumerate(match.moves, start=1):
-        MoveRecord.objects.create(
-            game=game,
-            number=number,
-            kind=move.kind,
-            seat=move.seat,
-            cards=format_cards(move.cards),
-            choice=move.choice,
-        )
+    MoveRecord.objects.bulk_create(
+        MoveRecord.of(game, number, move) for number, move in enumerate(match.moves, start=1)
+    )
     game.version = match.version
     if finished:
         assert match.result is not None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from games import services
-from games.engine import Match, Phase, Rules, fingerprint, format_cards
+from games.engine import Match, Phase, Rules, fingerprint
 from games.models import Game, MoveRecord
 from tests.engine.playing import seed, step
 
@@ -41,15 +41,7 @@ def play_out(game: Game, seed_number: int) -> Game:
         step(match)
     *before, last = match.moves
     MoveRecord.objects.bulk_create(
-        MoveRecord(
-            game=game,
-            number=number,
-            kind=move.kind,
-            seat=move.seat,
-            cards=format_cards(move.cards),
-            choice=move.choice,
-        )
-        for number, move in enumerate(before, start=1)
+        MoveRecord.of(game, number, move) for number, move in enumerate(before, start=1)
     )
     Game.objects.filter(pk=game.pk).update(version=len(before))
     services.act(
