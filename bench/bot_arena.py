@@ -8,12 +8,18 @@ play) is timed; the machine is shared, so the times are indicative, not a benchm
 
     python bench/bot_arena.py [--candidate normal] [--opponent heuristic] [--deals 200]
                               [--workers 2] [--seed 1] [--rules standard] [--players 4]
+                              [--save run.json] [--paired earlier.json]
+
+``--save`` keeps each deal's result; ``--paired`` compares this run with a saved one on the same
+deals (another candidate against the same opponent, say) deal by deal, which cancels more luck
+than two confidence intervals side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import multiprocessing
 import statistics
@@ -137,6 +143,26 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1)]
 
 
+def lead(play: Play) -> float:
+    """How many points fewer than the other seats' average the candidate took in ``play``."""
+    others = (sum(play.points) - play.points[play.seat]) / (len(play.points) - 1)
+    return others - play.points[play.seat]
+
+
+def deal_leads(outcomes: list[Outcome]) -> dict[int, float]:
+    """The candidate's mean lead over a deal's plays, by deal."""
+    return {o.deal: statistics.fmean(lead(play) for play in o.plays) for o in outcomes}
+
+
+def interval(values: list[float]) -> str:
+    """The mean of ``values`` with its 95% confidence interval."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return f"{mean:+.2f} (one deal: no interval)"
+    half = t_quantile(0.975, len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return f"{mean:+.2f} (95% CI {mean - half:+.2f} .. {mean + half:+.2f})"
+
+
 def report(outcomes: list[Outcome], players: int, wall: float) -> list[str]:
     plays = [play for outcome in outcomes for play in outcome.plays]
     mine = [play.points[play.seat] for play in plays]
@@ -144,21 +170,6 @@ def report(outcomes: list[Outcome], players: int, wall: float) -> list[str]:
         sum(p for s, p in enumerate(play.points) if s != play.seat) / (players - 1)
         for play in plays
     ]
-    per_deal = [
-        statistics.fmean(
-            sum(p for s, p in enumerate(play.points) if s != play.seat) / (players - 1)
-            - play.points[play.seat]
-            for play in outcome.plays
-        )
-        for outcome in outcomes
-    ]
-    difference = statistics.fmean(per_deal)
-    if len(per_deal) > 1:
-        half = t_quantile(0.975, len(per_deal) - 1) * statistics.stdev(per_deal)
-        half /= math.sqrt(len(per_deal))
-        interval = f"(95% CI {difference - half:+.2f} .. {difference + half:+.2f})"
-    else:
-        interval = "(one deal: no interval)"
     own_moons = sum(1 for play in plays if play.shooter == play.seat)
     other_moons = sum(1 for play in plays if play.shooter not in (None, play.seat))
     times = [t * 1000 for outcome in outcomes for t in outcome.times]
@@ -166,12 +177,47 @@ def report(outcomes: list[Outcome], players: int, wall: float) -> list[str]:
         f"deals: {len(outcomes)}, hands: {len(plays)}",
         f"candidate: {statistics.fmean(mine):.2f} points/hand",
         f"opponents: {statistics.fmean(theirs):.2f} points/hand (mean of the other seats)",
-        f"difference: {difference:+.2f} points/hand {interval}",
+        f"difference: {interval(list(deal_leads(outcomes).values()))} points/hand",
         f"moons: {own_moons} by the candidate, {other_moons} by opponents",
         f"candidate decision time: median {statistics.median(times):.2f} ms,"
         f" 99th percentile {percentile(times, 0.99):.2f} ms ({len(times)} decisions)",
         f"wall time: {wall:.1f} s",
     ]
+
+
+def save(path: Path, setting: dict[str, object], outcomes: list[Outcome]) -> None:
+    deals = [
+        {
+            "deal": o.deal,
+            "plays": [{"seat": p.seat, "points": p.points, "shooter": p.shooter} for p in o.plays],
+        }
+        for o in outcomes
+    ]
+    path.write_text(json.dumps({"setting": setting, "deals": deals}) + "\n")
+
+
+def load(path: Path) -> tuple[dict[str, object], list[Outcome]]:
+    data = json.loads(path.read_text())
+    outcomes = [
+        Outcome(
+            d["deal"],
+            tuple(Play(p["seat"], tuple(p["points"]), p["shooter"]) for p in d["plays"]),
+            (),
+        )
+        for d in data["deals"]
+    ]
+    return data["setting"], outcomes
+
+
+def paired(now: list[Outcome], earlier: list[Outcome]) -> str:
+    """This run's lead less the earlier run's, deal by deal, over the deals both played."""
+    a, b = deal_leads(now), deal_leads(earlier)
+    common = sorted(a.keys() & b.keys())
+    if not common:
+        return "paired: no deal in common"
+    return f"paired with the saved run, {len(common)} deals: " + interval(
+        [a[d] - b[d] for d in common]
+    )
 
 
 def main() -> None:
@@ -183,6 +229,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="master seed of the deals")
     parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--players", type=int, default=None, help="table size the preset allows")
+    parser.add_argument("--save", type=Path, help="write each deal's result to this JSON file")
+    parser.add_argument("--paired", type=Path, help="a saved run on the same deals to compare")
     args = parser.parse_args()
     for name in (args.candidate, args.opponent):
         try:
@@ -202,6 +250,19 @@ def main() -> None:
     outcomes = sorted(run(tasks, args.workers), key=lambda outcome: outcome.deal)
     for line in report(outcomes, rules.players, time.perf_counter() - start):
         print(line)
+    setting = {
+        "candidate": args.candidate,
+        "opponent": args.opponent,
+        "rules": args.rules,
+        "players": rules.players,
+        "seed": args.seed,
+    }
+    if args.paired:
+        earlier_setting, earlier = load(args.paired)
+        same = all(earlier_setting.get(k) == setting[k] for k in ("rules", "players", "seed"))
+        print(paired(outcomes, earlier) if same else "paired: the saved run has other deals")
+    if args.save:
+        save(args.save, setting, outcomes)
 
 
 if __name__ == "__main__":

@@ -22,8 +22,8 @@ class TableForm(forms.Form):
         choices=Table.BotLevel.choices,
         initial="normal",
         help_text=(
-            "Easy remembers who is out of a suit; normal also reads how everyone played and"
-            " weighs its passes; strong thinks longest."
+            "Easy remembers who is out of a suit; normal also weighs its passes; strong also"
+            " plans its next card and thinks longest."
         ),
     )
     # Options a rule set may offer, and every option of a custom table.

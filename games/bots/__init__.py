@@ -3,13 +3,15 @@
 Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one by name:
 
 - ``easy``, ``normal``, ``strong``: the search bot with a growing budget per decision (the
-  levels a host picks; ``normal`` is the default). Normal and strong also read how the others
-  played and try their passes in imagined deals; easy does neither;
+  levels a host picks; ``normal`` is the default). Normal and strong also try their passes in
+  imagined deals, and strong searches its own next card in each deal too;
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``random``: uniformly random legal cards and passes;
-- ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown
-  and to how they played, passing by the rules alone: plain determinized Monte Carlo, a
-  baseline for measuring what the rest is worth.
+- ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown,
+  passing by the rules alone: plain determinized Monte Carlo, a baseline for measuring what the
+  rest is worth;
+- ``reader``: normal that also reads the others' cards from how they played (:mod:`.reading`),
+  for measuring what that is worth (no level does: see the README's figures).
 """
 
 from __future__ import annotations
@@ -65,15 +67,20 @@ class RandomBot:
 
 def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
     if name == "easy":
-        # Reads the voids but not how the others played, and passes by the rules alone.
-        return SearchBot(seconds=BUDGETS[name], samples=12, mismatch=1.0, seed=seed)
-    if name in BUDGETS:
-        samples = {"normal": 400, "strong": 3000}[name]
-        return SearchBot(seconds=BUDGETS[name], samples=samples, pass_deals=samples * 5, seed=seed)
-    if name == "montecarlo":
+        # Sees the voids, and passes by the rules alone.
+        return SearchBot(seconds=BUDGETS[name], samples=12, seed=seed)
+    if name == "normal":
+        return SearchBot(seconds=BUDGETS[name], samples=400, pass_deals=2000, seed=seed)
+    if name == "strong":
         return SearchBot(
-            seconds=BUDGETS["normal"], samples=400, respect_voids=False, mismatch=1.0, seed=seed
+            seconds=BUDGETS[name], samples=3000, pass_deals=15000, lookahead=True, seed=seed
         )
+    if name == "reader":
+        return SearchBot(
+            seconds=BUDGETS["normal"], samples=400, pass_deals=2000, mismatch=0.03, seed=seed
+        )
+    if name == "montecarlo":
+        return SearchBot(seconds=BUDGETS["normal"], samples=400, respect_voids=False, seed=seed)
     if name == "heuristic":
         return HeuristicBot()
     if name == "random":

@@ -1,10 +1,12 @@
 """The search bot: determinized Monte Carlo over the hidden cards.
 
 For each card it plays, it deals the unseen cards many times, each deal consistent with what
-its seat knows (voids shown, cards passed, counts, the kitty) and, weighted by
-:mod:`.reading`, with how the others played; plays every legal card in every deal and finishes
-the hand with the fast rule-based policy, and keeps the card whose hands end best for it: its
-own points minus the others' average, so that a moon counts for what it is worth.
+its seat knows (voids shown, cards passed, counts, the kitty) and, if asked to
+(:mod:`.reading`), weighted by how the others played; plays every legal card in every deal and
+finishes the hand with the fast rule-based policy, and keeps the card whose hands end best for
+it: its own points minus the others' average, so that a moon counts for what it is worth. With
+``lookahead`` it also tries every card it could play at its next turn in each deal and counts
+the best of them, instead of the policy's.
 
 It passes the same way: it deals the other hands, lets their seats pass as the rule-based
 player would, and plays each candidate pass out in every deal. The candidates are every three
@@ -38,8 +40,10 @@ class SearchBot:
     seed: int | None = None
     # Weight of a deal for each earlier card another seat played that the rule-based player
     # would not have played from the hand the deal gives it (1: the play is not read).
-    mismatch: float = 0.03
+    mismatch: float = 1.0
     pass_deals: int = 0  # deals at most to try each pass in (0: pass by the rules alone)
+    # Search the seat's own next card too, in each deal, instead of leaving it to the policy.
+    lookahead: bool = False
 
     def choose_pass(self, view: SeatView) -> list[Card]:
         if not self.pass_deals or passing.can_shoot(list(view.hand)):
@@ -94,10 +98,11 @@ class SearchBot:
             hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=deadline)
         else:
             hidden = (sample(knowledge, rnd) for _ in iter(int, 1))
+        score = best_next if self.lookahead else play_out
         for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
             base = imagine_hand(view, holdings, kitty)
             for card in legal:
-                totals[card] += margin(play_out(base, me, card.index), me)
+                totals[card] += score(base, me, card.index)
             if self._out_of_time(start, done):
                 break
         return min(legal, key=lambda card: (totals[card], card.index))
@@ -137,24 +142,50 @@ def _same_points(a: Card, b: Card) -> bool:
 _QS, _JD = Card.parse("QS").index, Card.parse("JD").index
 
 
-def play_out(base: Hand, seat: int, card: int) -> tuple[int, ...]:
+def play_out(base: Hand, seat: int, card: int) -> float:
+    """``seat``'s margin when it plays ``card`` and the policy plays the rest."""
     hand = base.copy()
     hand.play_index(seat, card)
-    return finish(hand)
+    return margin(finish(hand), seat)
+
+
+def best_next(base: Hand, seat: int, card: int) -> float:
+    """``seat``'s margin when it plays ``card``, the policy plays on to its next turn, and it
+    then plays whichever card ends best in this deal."""
+    hand = base.copy()
+    hand.play_index(seat, card)
+    advance(hand, seat)
+    if hand.phase is not Phase.PLAYING:
+        return margin(finish(hand), seat)
+    legal = hand.legal_mask(seat)
+    best = float("inf")
+    while legal:
+        bit = legal & -legal
+        legal ^= bit
+        best = min(best, play_out(hand, seat, bit.bit_length() - 1))
+    return best
 
 
 def finish(hand: Hand) -> tuple[int, ...]:
     """Plays ``hand`` to its end with the rule-based player in every seat; the points."""
+    advance(hand)
+    if hand.phase is Phase.MOON_CHOICE:
+        hand.choose_moon(hand.turn, "others")
+    assert hand.points is not None
+    return hand.points
+
+
+def advance(hand: Hand, stop: int = -1) -> None:
+    """Plays ``hand`` on with the rule-based player until seat ``stop`` is to play or the
+    play is over."""
     playing = Phase.PLAYING
     taken, players = hand._taken, hand.players
     moon_seat, queen_out = shooter(taken), queen_taken(taken)
     while hand.phase is playing:
         turn, trick = hand.turn, hand.trick
+        if turn == stop:
+            return
         if not trick:
             moon_seat, queen_out = shooter(taken), queen_taken(taken)
         card = choose(trick, players, turn, hand.legal_mask(turn), moon_seat, queen_out)
         hand.play_index(turn, card)
-    if hand.phase is Phase.MOON_CHOICE:
-        hand.choose_moon(hand.turn, "others")
-    assert hand.points is not None
-    return hand.points

@@ -91,13 +91,16 @@ def test_bots_make_only_legal_decisions_at_every_table(rules, number):
     bots: list[Bot] = [make_bot("heuristic") for _ in range(n)]
     bots[number % n] = SearchBot(seconds=None, samples=12, pass_deals=4, seed=number)
     bots[(number + 1) % n] = make_bot("random", seed=number)
+    bots[(number + 2) % n] = SearchBot(seconds=None, samples=6, lookahead=True, seed=number)
 
     checked = play_hand(rules, number, bots)
 
     assert checked[number % n].decisions >= rules.hand_size
 
 
-@pytest.mark.parametrize("name", ["easy", "normal", "strong", "heuristic", "random", "montecarlo"])
+@pytest.mark.parametrize(
+    "name", ["easy", "normal", "strong", "heuristic", "random", "montecarlo", "reader"]
+)
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=3, short_pack=ShortPack.KITTY)])
 def test_every_bot_level_makes_only_legal_decisions(name, rules):
     bots = [quick(make_bot(name, seed=seat)) for seat in range(rules.players)]

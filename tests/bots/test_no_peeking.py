@@ -79,13 +79,20 @@ TABLES = {  # rules, hand number, deal
 }
 
 
+SEARCHES = {
+    "normal": SearchBot(seconds=None, samples=20, seed=1),
+    "reading the play": SearchBot(seconds=None, samples=20, mismatch=0.03, seed=1),
+    "searching its next card": SearchBot(seconds=None, samples=6, lookahead=True, seed=1),
+}
+
+
+@pytest.mark.parametrize("bot", SEARCHES.values(), ids=SEARCHES.keys())
 @pytest.mark.parametrize("cards_played", POSITIONS.values(), ids=POSITIONS.keys())
 @pytest.mark.parametrize(("rules", "number", "deal_seed"), TABLES.values(), ids=TABLES.keys())
 def test_deals_that_look_the_same_from_a_seat_get_the_same_card(
-    rules, number, deal_seed, cards_played
+    rules, number, deal_seed, cards_played, bot
 ):
     real, imagined, me = same_view_elsewhere(rules, number, deal_seed, cards_played)
-    bot = SearchBot(seconds=None, samples=20, seed=1)
 
     view = seat_view(real, me)
 

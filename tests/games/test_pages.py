@@ -81,7 +81,7 @@ def test_the_lobby_offers_a_logged_in_person_play_now_and_a_new_table() -> None:
     page = response.content.decode()
     assert "Play now against three bots" in page
     assert f'action="{reverse("table_create")}"' in page
-    assert "normal also reads how everyone played" in page  # what the bot levels mean
+    assert "strong also plans its next card" in page  # what the bot levels mean
 
 
 def test_the_lobby_lists_public_tables_and_not_private_ones() -> None:

@@ -1,0 +1,57 @@
+"""bench/bot_arena.py: its figures come from whole duplicate deals, and a saved run can be
+compared deal by deal with a later one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ARENA = Path(__file__).resolve().parents[2] / "bench" / "bot_arena.py"
+
+
+def arena(*args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, str(ARENA), "--workers", "1", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return done.stdout.splitlines()
+
+
+def line(lines: list[str], start: str) -> str:
+    return next(text for text in lines if text.startswith(start))
+
+
+def test_a_run_reports_every_seat_of_every_deal_and_pairs_with_itself_at_zero(tmp_path):
+    saved = tmp_path / "run.json"
+    args = ["--candidate", "heuristic", "--opponent", "random", "--deals", "3"]
+
+    first = arena(*args, "--save", str(saved))
+    again = arena(*args, "--paired", str(saved))
+
+    assert line(first, "deals:") == "deals: 3, hands: 12"
+    assert line(first, "difference:") == line(again, "difference:")
+    assert line(again, "paired").startswith("paired with the saved run, 3 deals: +0.00")
+
+
+def test_a_saved_run_on_other_deals_is_not_paired(tmp_path):
+    saved = tmp_path / "run.json"
+    arena("--candidate", "heuristic", "--opponent", "random", "--deals", "2", "--save", str(saved))
+
+    other = arena(
+        "--candidate",
+        "random",
+        "--opponent",
+        "heuristic",
+        "--deals",
+        "2",
+        "--seed",
+        "2",
+        "--paired",
+        str(saved),
+    )
+
+    assert line(other, "paired") == "paired: the saved run has other deals"
