@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import Bot, make_bot
+from games.bots.search import margin
 from games.engine import PRESETS, Hand, Match, Phase, Rules, seat_view
 
 
@@ -145,8 +146,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def lead(play: Play) -> float:
     """How many points fewer than the other seats' average the candidate took in ``play``."""
-    others = (sum(play.points) - play.points[play.seat]) / (len(play.points) - 1)
-    return others - play.points[play.seat]
+    return -margin(play.points, play.seat)
 
 
 def deal_leads(outcomes: list[Outcome]) -> dict[int, float]:
@@ -163,13 +163,10 @@ def interval(values: list[float]) -> str:
     return f"{mean:+.2f} (95% CI {mean - half:+.2f} .. {mean + half:+.2f})"
 
 
-def report(outcomes: list[Outcome], players: int, wall: float) -> list[str]:
+def report(outcomes: list[Outcome], wall: float) -> list[str]:
     plays = [play for outcome in outcomes for play in outcome.plays]
     mine = [play.points[play.seat] for play in plays]
-    theirs = [
-        sum(p for s, p in enumerate(play.points) if s != play.seat) / (players - 1)
-        for play in plays
-    ]
+    theirs = [play.points[play.seat] + lead(play) for play in plays]
     own_moons = sum(1 for play in plays if play.shooter == play.seat)
     other_moons = sum(1 for play in plays if play.shooter not in (None, play.seat))
     times = [t * 1000 for outcome in outcomes for t in outcome.times]
@@ -248,7 +245,7 @@ def main() -> None:
     tasks = [Task(args.candidate, args.opponent, rules, args.seed, d) for d in range(args.deals)]
     start = time.perf_counter()
     outcomes = sorted(run(tasks, args.workers), key=lambda outcome: outcome.deal)
-    for line in report(outcomes, rules.players, time.perf_counter() - start):
+    for line in report(outcomes, time.perf_counter() - start):
         print(line)
     setting = {
         "candidate": args.candidate,

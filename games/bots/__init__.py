@@ -17,7 +17,7 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from games.engine import Card, SeatView
@@ -69,15 +69,12 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
     if name == "easy":
         # Sees the voids, and passes by the rules alone.
         return SearchBot(seconds=BUDGETS[name], samples=12, seed=seed)
-    if name == "normal":
-        return SearchBot(seconds=BUDGETS[name], samples=400, pass_deals=2000, seed=seed)
+    if name in ("normal", "reader"):
+        normal = SearchBot(seconds=BUDGETS["normal"], samples=400, pass_deals=2000, seed=seed)
+        return normal if name == "normal" else replace(normal, mismatch=0.03)
     if name == "strong":
         return SearchBot(
             seconds=BUDGETS[name], samples=3000, pass_deals=15000, lookahead=True, seed=seed
-        )
-    if name == "reader":
-        return SearchBot(
-            seconds=BUDGETS["normal"], samples=400, pass_deals=2000, mismatch=0.03, seed=seed
         )
     if name == "montecarlo":
         return SearchBot(seconds=BUDGETS["normal"], samples=400, respect_voids=False, seed=seed)
