@@ -8,7 +8,11 @@ in, how many cards each player holds, and the size of the face-down kitty.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from math import factorial
 
 from games.engine import SeatView, mask_of
 from games.engine.cards import SUIT_MASKS
@@ -68,76 +72,219 @@ def _note_voids(voids: list[int], leader: int, cards: list[int], players: int) -
             voids[(leader + position) % players] |= SUIT_MASKS[led]
 
 
-def sample(knowledge: Knowledge, rnd: random.Random, tries: int = 3) -> tuple[list[int], int]:
-    """One deal of the unseen cards: (holdings for every seat, the kitty), consistent with
-    the counts, the passed cards and the voids.
+def sample(knowledge: Knowledge, rnd: random.Random) -> tuple[list[int], int]:
+    """One deal of the unseen cards: (holdings for every seat, the kitty), drawn uniformly from
+    every deal consistent with the counts, the passed cards and the voids."""
+    return dealer(knowledge).deal(rnd)
 
-    A quick deal card by card nearly always fits; when a tight ending defeats it a few times,
-    each card goes only where the cards still to come can also be placed.
+
+MOST_WORK = 2000  # ways to split a suit a dealer looks at while counting, at most
+
+
+@lru_cache(maxsize=16)
+def dealer(knowledge: Knowledge) -> Dealer:
+    """The :class:`Dealer` for ``knowledge``: one decision draws many deals from the same one."""
+    found = Dealer(knowledge)
+    if not found.possible:  # what the seat knows contradicts itself: deal without the voids
+        found = Dealer(replace(knowledge, voids=(0,) * knowledge.players))
+    return found
+
+
+class Dealer:
+    """Deals the unseen cards uniformly among the deals that fit a :class:`Knowledge`.
+
+    Holders are the other seats and the unseen kitty, each with room for so many cards. Suits
+    that some holder cannot have (a void it showed) are dealt first, one at a time: how many of
+    the suit's cards each holder gets is drawn in proportion to the number of whole deals that
+    share those counts, counted exactly (ways to split this suit, times the ways to deal the
+    rest into the room left). The other suits, which any holder may have, are then shuffled
+    into the room left as one pile. Dealing card by card, each where there is room, would
+    favour the players with voids: they would get too many of the cards they can take.
+
+    Counting is quick but for five or six players with many voids early in the hand; past
+    :data:`MOST_WORK` the dealer instead places the cards one at a time, each where the rest can
+    still fit, in proportion to the room (a little less fair, and quick).
     """
-    for _ in range(tries):
-        dealt = _deal(knowledge, rnd, careful=False)
-        if dealt is not None:
-            return dealt
-    dealt = _deal(knowledge, rnd, careful=True)
-    if dealt is None:  # what the seat knows contradicts itself: deal without the voids
-        dealt = _deal(knowledge, rnd, careful=False, respect_voids=False)
-    assert dealt is not None
-    return dealt
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        n, me = knowledge.players, knowledge.seat
+        self.players = n
+        self.fixed = list(knowledge.known)
+        self.fixed[me] = knowledge.mine
+        rest = knowledge.unseen
+        for mask in knowledge.known:
+            rest &= ~mask
+        rooms = [knowledge.counts[s] - knowledge.known[s].bit_count() for s in range(n)]
+        rooms.append(knowledge.kitty_size)  # the kitty is holder n
+        self.holders = [h for h in range(n + 1) if h != me and rooms[h] > 0]
+        voids = [*knowledge.voids, 0]
+        self.rooms = tuple(rooms[h] for h in self.holders)
+        # Suits some holder may not have: their cards, and which holders may take them.
+        self.split: list[tuple[list[int], tuple[bool, ...]]] = []
+        self.pile: list[int] = []
+        for suit_mask in SUIT_MASKS:
+            cards = [i for i in range(52) if (rest & suit_mask) >> i & 1]
+            takes = tuple(not voids[h] & suit_mask for h in self.holders)
+            if cards and not all(takes):
+                self.split.append((cards, takes))
+            else:
+                self.pile.extend(cards)
+        self.barred = [voids[h] for h in self.holders]
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._choices: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]]
+        self._choices = {}
+        self.exact, self._work = True, 0
+        if sum(self.rooms) != len(self.pile) + sum(len(cards) for cards, _ in self.split):
+            self.possible = False
+            return
+        try:
+            self.possible = self._count(0, self.rooms) > 0
+        except _TooMany:
+            self.exact = False
+            self.possible = self._greedy(random.Random(0), careful=True) is not None
+
+    def deal(self, rnd: random.Random) -> tuple[list[int], int]:
+        got = self._exact(rnd) if self.exact else self._greedy(rnd)
+        if got is None:
+            got = self._greedy(rnd, careful=True)
+        assert got is not None
+        holdings = list(self.fixed)
+        kitty = 0
+        for holder, mask in zip(self.holders, got, strict=True):
+            if holder == self.players:
+                kitty = mask
+            else:
+                holdings[holder] |= mask
+        return holdings, kitty
+
+    def _exact(self, rnd: random.Random) -> list[int]:
+        got = [0] * len(self.holders)
+        rooms = self.rooms
+        for level, (cards, _) in enumerate(self.split):
+            options, totals = self._options(level, rooms)
+            counts = options[bisect_right(totals, rnd.randrange(totals[-1]))]
+            _hand_out(cards, counts, got, rnd)
+            rooms = tuple(r - c for r, c in zip(rooms, counts, strict=True))
+        _hand_out(self.pile, rooms, got, rnd)
+        return got
+
+    def _greedy(self, rnd: random.Random, careful: bool = False) -> list[int] | None:
+        """Card by card, the suits fewest holders may have first, each card to a holder with
+        room for it (that leaves room for the cards still to come, if ``careful``), or None
+        when a card finds no holder."""
+        takes = [sum(1 << s for s in range(4) if not b & SUIT_MASKS[s]) for b in self.barred]
+        cards = self.pile + [card for cards, _ in self.split for card in cards]
+        rnd.shuffle(cards)
+        cards.sort(key=lambda card: sum(t >> card // 13 & 1 for t in takes))
+        left = [0, 0, 0, 0]
+        for card in cards:
+            left[card // 13] += 1
+        rooms, got = list(self.rooms), [0] * len(self.holders)
+        for card in cards:
+            suit = card // 13
+            left[suit] -= 1
+            fits = [
+                h
+                for h in range(len(rooms))
+                if rooms[h]
+                and takes[h] >> suit & 1
+                and (not careful or _fits(left, rooms, takes, h))
+            ]
+            if not fits:
+                return None
+            holder = rnd.choices(fits, [rooms[h] for h in fits])[0]
+            rooms[holder] -= 1
+            got[holder] |= 1 << card
+        return got
+
+    def _options(
+        self, level: int, rooms: tuple[int, ...]
+    ) -> tuple[list[tuple[int, ...]], list[int]]:
+        """The ways to split suit ``level`` into ``rooms``, and their running total of deals."""
+        key = (level, rooms)
+        found = self._choices.get(key)
+        if found is None:
+            options, totals, total = [], [], 0
+            cards, takes = self.split[level]
+            for counts in _splits(len(cards), rooms, takes):
+                left = tuple(r - c for r, c in zip(rooms, counts, strict=True))
+                ways = _multinomial(len(cards), counts) * self._count(level + 1, left)
+                if ways:
+                    total += ways
+                    options.append(counts)
+                    totals.append(total)
+            found = self._choices[key] = (options, totals)
+        return found
+
+    def _count(self, level: int, rooms: tuple[int, ...]) -> int:
+        """The deals of suit ``level`` onwards (and the pile) into ``rooms``."""
+        if level == len(self.split):
+            return _multinomial(len(self.pile), rooms) if sum(rooms) == len(self.pile) else 0
+        key = (level, rooms)
+        found = self._ways.get(key)
+        if found is None:
+            cards, takes = self.split[level]
+            found = 0
+            for counts in _splits(len(cards), rooms, takes):
+                self._work += 1
+                if self._work > MOST_WORK:
+                    raise _TooMany
+                left = tuple(r - c for r, c in zip(rooms, counts, strict=True))
+                found += _multinomial(len(cards), counts) * self._count(level + 1, left)
+            self._ways[key] = found
+        return found
 
 
-def _deal(
-    knowledge: Knowledge, rnd: random.Random, careful: bool, respect_voids: bool = True
-) -> tuple[list[int], int] | None:
-    n, me = knowledge.players, knowledge.seat
-    holdings = list(knowledge.known)
-    holdings[me] = knowledge.mine
-    room = [knowledge.counts[s] - knowledge.known[s].bit_count() for s in range(n)]
-    room[me] = 0
-    rest = knowledge.unseen
-    for mask in knowledge.known:
-        rest &= ~mask
-    cards = [i for i in range(52) if rest >> i & 1]
-    rnd.shuffle(cards)
-    # Hidden cards go to the kitty slot (index n) too, while it is unseen.
-    room.append(knowledge.kitty_size)
-    holders = [*range(n), n]
-    voids = [*knowledge.voids, 0] if respect_voids else [0] * (n + 1)
-    # The suits each holder may take, as a 4-bit set.
-    takes = [
-        sum(1 << suit for suit in range(4) if not voids[s] & SUIT_MASKS[suit]) for s in holders
-    ]
-    by_suit = [[s for s in holders if takes[s] >> suit & 1] for suit in range(4)]
-    cards.sort(key=lambda card: len(by_suit[card // 13]))  # the most constrained first
-    left = [0, 0, 0, 0]
-    for card in cards:
-        left[card // 13] += 1
-    kitty = 0
-    for card in cards:
-        suit = card // 13
-        left[suit] -= 1
-        seats = [s for s in by_suit[suit] if room[s] > 0]
-        if careful:
-            seats = [s for s in seats if _fits(left, room, takes, s)]
-        if not seats:
-            return None
-        seat = rnd.choices(seats, [room[s] for s in seats])[0] if len(seats) > 1 else seats[0]
-        room[seat] -= 1
-        if seat == n:
-            kitty |= 1 << card
-        else:
-            holdings[seat] |= 1 << card
-    return holdings, kitty
+class _TooMany(Exception):
+    pass
 
 
-def _fits(left: list[int], room: list[int], takes: list[int], seat: int) -> bool:
-    """Can the cards still to place (``left`` per suit) go somewhere once ``seat`` takes one?
+def _fits(left: list[int], rooms: list[int], takes: list[int], holder: int) -> bool:
+    """Can the cards still to place (``left`` per suit) go somewhere once ``holder`` takes one?
     For every set of suits, the cards of those suits must fit in the room of the holders that
     take any of them (Hall's condition; it is enough for this transport problem)."""
-    room = list(room)
-    room[seat] -= 1
+    rooms = list(rooms)
+    rooms[holder] -= 1
     for suits in range(1, 16):
         need = sum(left[suit] for suit in range(4) if suits >> suit & 1)
-        if need and need > sum(r for r, t in zip(room, takes, strict=True) if t & suits):
+        if need and need > sum(r for r, t in zip(rooms, takes, strict=True) if t & suits):
             return False
     return True
+
+
+def _splits(
+    total: int, rooms: tuple[int, ...], takes: tuple[bool, ...]
+) -> Iterator[tuple[int, ...]]:
+    """Every way to give ``total`` cards to the holders, at most ``rooms`` each, only to the
+    holders that ``takes``."""
+    if not rooms:
+        if total == 0:
+            yield ()
+        return
+    most = min(total, rooms[0]) if takes[0] else 0
+    for first in range(most + 1):
+        for rest in _splits(total - first, rooms[1:], takes[1:]):
+            yield (first, *rest)
+
+
+def _multinomial(total: int, counts: tuple[int, ...]) -> int:
+    ways = _FACTORIALS[total]
+    for count in counts:
+        ways //= _FACTORIALS[count]
+    return ways
+
+
+_FACTORIALS = [factorial(n) for n in range(53)]
+
+
+def _hand_out(
+    cards: list[int], counts: tuple[int, ...], got: list[int], rnd: random.Random
+) -> None:
+    """Shuffles ``cards`` and gives each holder its count of them."""
+    cards = list(cards)
+    rnd.shuffle(cards)
+    at = 0
+    for holder, count in enumerate(counts):
+        for card in cards[at : at + count]:
+            got[holder] |= 1 << card
+        at += count

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from games.bots import knowledge as knowledge_module
 from games.bots import make_bot
 from games.bots.knowledge import Knowledge, learn, sample
 from games.engine import (
@@ -133,7 +134,7 @@ RULES = {
 
 
 @pytest.mark.parametrize("rules", RULES.values(), ids=RULES.keys())
-def test_imagined_deals_respect_every_void_throughout_real_hands(rules):
+def test_imagined_deals_respect_every_void_throughout_real_hands(rules, dealing):
     """The real deal fits what each seat knows, so an imagined one always can: none may fall
     back on ignoring a void."""
     bots = [make_bot("heuristic") for _ in range(rules.players)]
@@ -152,7 +153,18 @@ def test_imagined_deals_respect_every_void_throughout_real_hands(rules):
             step(match, bots)
 
 
-def test_a_tightly_constrained_ending_is_dealt_within_the_voids():
+@pytest.fixture(params=["counted", "card by card"])
+def dealing(request, monkeypatch):
+    """Both ways a dealer deals: by counting the deals that fit, and (when counting would take
+    too long: five or six players with many voids) card by card."""
+    if request.param == "card by card":
+        monkeypatch.setattr(knowledge_module, "MOST_WORK", 0)
+    knowledge_module.dealer.cache_clear()
+    yield request.param
+    knowledge_module.dealer.cache_clear()
+
+
+def test_a_tightly_constrained_ending_is_dealt_within_the_voids(dealing):
     """Three tricks left (seen in play between random bots). Seat 2 cannot hold hearts, seats 1
     and 3 must then take the six hearts, so the three diamonds can only be seat 2's."""
     diamonds, hearts = SUIT_MASKS[Suit.DIAMONDS], SUIT_MASKS[Suit.HEARTS]
@@ -173,3 +185,51 @@ def test_a_tightly_constrained_ending_is_dealt_within_the_voids():
     for _ in range(50):
         holdings, _ = sample(knowledge, rnd)
         assert not holdings[2] & hearts
+
+
+def every_deal(knowledge: Knowledge) -> list[list[int]]:
+    """Every way to hand the unseen cards to the other seats, by brute force (small cases)."""
+    seats = [s for s in range(knowledge.players) if s != knowledge.seat]
+    cards = [i for i in range(52) if knowledge.unseen >> i & 1]
+    found = []
+
+    def place(at: int, holdings: list[int]) -> None:
+        if at == len(cards):
+            found.append(list(holdings))
+            return
+        bit = 1 << cards[at]
+        for s in seats:
+            if not bit & knowledge.voids[s] and holdings[s].bit_count() < knowledge.counts[s]:
+                holdings[s] |= bit
+                place(at + 1, holdings)
+                holdings[s] ^= bit
+
+    place(0, [knowledge.mine if s == knowledge.seat else 0 for s in range(knowledge.players)])
+    return found
+
+
+def test_every_deal_that_fits_is_as_likely_as_any_other():
+    """Seat 1 cannot hold spades and seat 2 cannot hold hearts. Seat 3, which can hold both,
+    takes more of them, so it has room for fewer diamonds than the others: handing the cards
+    out one at a time wherever there is room would give seat 1 too many diamonds."""
+    clubs, hearts, spades = (SUIT_MASKS[s] for s in (Suit.CLUBS, Suit.HEARTS, Suit.SPADES))
+    knowledge = Knowledge(
+        seat=0,
+        players=4,
+        mine=mask_of(parse_cards("2C 3C 4C")),
+        unseen=mask_of(parse_cards("2D 3D 4D 5D 2H 3H 4H 2S 3S 4S")),
+        counts=(3, 3, 3, 4),
+        known=(0, 0, 0, 0),
+        voids=(0, clubs | spades, clubs | hearts, clubs),
+        kitty_size=0,
+        kitty_taker=None,
+    )
+    every = every_deal(knowledge)
+    rnd = random.Random(1)
+    drawn = [sample(knowledge, rnd)[0] for _ in range(6000)]
+
+    for card in parse_cards("2D 2H 2S"):
+        for seat in (1, 2, 3):
+            exact = sum(1 for h in every if h[seat] >> card.index & 1) / len(every)
+            seen = sum(1 for h in drawn if h[seat] >> card.index & 1) / len(drawn)
+            assert seen == pytest.approx(exact, abs=0.025), (card, seat)
