@@ -1,10 +1,12 @@
 """How many complete random hands (deal, pass, every trick, score) the engine plays per second.
 
-Two lines: the Standard rules, and the slowest of the variants (every named rule set at every
-table size it is played at, and custom tables with every option that adds work). Moves go
-through the engine's validated move path (``pass_mask`` and ``play_index``, the path the bots'
-simulations use; ``play`` adds the event objects on top); each card is drawn uniformly from the
-legal plays. The machine is shared and noisy, so each figure is the best of several rounds.
+Three lines. The first two: complete random hands under the Standard rules, and under the
+slowest of the variants (every named rule set at every table size it is played at, and custom
+tables with every option that adds work), through the engine's validated move path
+(``pass_mask`` and ``play_index``; ``play`` adds the event objects on top), each card drawn
+uniformly from the legal plays. The third is the bots' own work: hands played out from the
+first lead by the rule-based player in every seat through ``play_on``, the path of their
+searches. The machine is shared and noisy, so each figure is the best of several rounds.
 
     python bench/engine.py [--seconds 2] [--rounds 5]
 """
@@ -19,6 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.bots import basic
+from games.bots.search import advance
 from games.engine import PRESETS, Hand, Phase, Rules
 from games.engine.rules import FirstLead, MoonRule, ShortPack
 
@@ -88,6 +92,29 @@ def hands_per_second(rules: Rules, seconds: float, rounds: int) -> float:
     return best
 
 
+def playouts_per_second(seconds: float, rounds: int) -> float:
+    """Hands played out from the first lead by the rule-based player in every seat, on a copy
+    of the dealt and passed hand: the work of the bots' searches (``Hand.play_on``)."""
+    rnd = random.Random(2026)
+    seed, rules = rnd.randbytes(32), Rules()
+    starts = []
+    for number in range(1, 41):
+        hand = Hand.deal(rules, seed, number)
+        if hand.phase is Phase.PASSING:
+            for seat in range(rules.players):
+                hand.pass_mask(seat, basic.pass_mask(hand.holding_mask(seat)))
+        starts.append(hand)
+    best = 0.0
+    for _ in range(rounds):
+        count, start = 0, time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < seconds / rounds:
+            for hand in starts:
+                count += 1
+                advance(hand.copy())
+        best = max(best, count / elapsed)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
@@ -100,6 +127,8 @@ def main() -> None:
     slowest = min(quick, key=quick.__getitem__)
     rate = hands_per_second(found[slowest], args.seconds, args.rounds)
     print(f"{rate:8.0f} hands/s  slowest variant: {slowest}")
+    rate = playouts_per_second(args.seconds, args.rounds)
+    print(f"{rate:8.0f} play-outs/s  by the rule-based player, as the bots search (Standard)")
 
 
 if __name__ == "__main__":

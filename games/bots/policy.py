@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from games.engine import Card, SeatView, mask_of
 from games.engine.cards import HEARTS_MASK, PENALTY_MASK, QS_BIT, SUIT_MASKS
+from games.engine.hand import Chooser
 
 HIGH_SPADES = (1 << (3 * 13 + 11)) | (1 << (3 * 13 + 12))  # K♠ and A♠
 MOON_THRESHOLD = 16  # points taken, all by one seat, before the play-out expects a shot
@@ -92,6 +93,20 @@ def choose(
     if hearts and moon_seat < 0:
         return hearts.bit_length() - 1
     return highest(legal & ~HEARTS_MASK or legal)
+
+
+def player(players: int, taken: Sequence[int]) -> Chooser:
+    """The rule-based player for :meth:`Hand.play_on <games.engine.Hand.play_on>`, from a
+    position where the seats have taken ``taken``."""
+    moon_seat, queen_out = shooter(taken), queen_taken(taken)
+
+    def pick(trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
+        nonlocal moon_seat, queen_out
+        if not trick:
+            moon_seat, queen_out = shooter(taken), queen_taken(taken)
+        return choose(trick, players, seat, legal, moon_seat, queen_out)
+
+    return pick
 
 
 def choose_card(view: SeatView) -> Card:

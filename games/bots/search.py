@@ -26,7 +26,7 @@ from games.engine import Card, Hand, Phase, SeatView, cards_of, imagine_hand, ma
 
 from . import basic, passing
 from .knowledge import learn, sample
-from .policy import choose, queen_taken, shooter
+from .policy import player
 from .reading import deals, read
 
 MUST_GO = 100  # a card this dangerous (see passing.danger) is passed whatever the search says
@@ -178,14 +178,4 @@ def finish(hand: Hand) -> tuple[int, ...]:
 def advance(hand: Hand, stop: int = -1) -> None:
     """Plays ``hand`` on with the rule-based player until seat ``stop`` is to play or the
     play is over."""
-    playing = Phase.PLAYING
-    taken, players = hand._taken, hand.players
-    moon_seat, queen_out = shooter(taken), queen_taken(taken)
-    while hand.phase is playing:
-        turn, trick = hand.turn, hand.trick
-        if turn == stop:
-            return
-        if not trick:
-            moon_seat, queen_out = shooter(taken), queen_taken(taken)
-        card = choose(trick, players, turn, hand.legal_mask(turn), moon_seat, queen_out)
-        hand.play_index(turn, card)
+    hand.play_on(player(hand.players, hand._taken), stop)

@@ -22,7 +22,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, NamedTuple, NoReturn
 
@@ -64,6 +64,8 @@ from .events import (
 from .rules import PASS_SIZE, FirstLead, MoonRule, Rules, pass_direction_name
 
 _new = tuple.__new__
+# play_on's chooser: (trick so far, seat, legal mask, cards taken per seat) -> the card's index.
+Chooser = Callable[[list[int], int, int, list[int]], int]
 
 
 class Phase(StrEnum):
@@ -491,6 +493,54 @@ class Hand:
             self.turn = (seat + 1) % self.players
         else:
             self._take_trick()
+
+    def play_on(self, choose: Chooser, stop: int = -1) -> None:
+        """Plays on until seat ``stop`` is to play or the play is over, each card the one
+        ``choose(trick, seat, legal, taken)`` names: the card indexes of the trick so far, the
+        seat to play, the mask of its legal cards, and the mask of the cards each seat has
+        taken. The path of simulations: each card is checked as :meth:`play_index` checks it,
+        but no move is logged, so the hand is a copy to play out and throw away."""
+        if self.phase is not _PLAYING:
+            return
+        hands, taken, players = self._hands, self._taken, self.players
+        old_queen, queen_breaks = self.rules.old_queen, self._queen_breaks
+        while True:
+            trick, seat, first = self.trick, self.turn, self._protect_first and not self.tricks
+            broken, must_lead = self.hearts_broken, self._must_lead
+            while seat != stop:
+                held = hands[seat]
+                follow = held & SUIT_MASKS[trick[0] // 13] if trick else 0
+                if follow and not first:
+                    legal = follow
+                else:
+                    legal = legal_from(
+                        held,
+                        trick,
+                        first=first,
+                        hearts_broken=broken,
+                        old_queen=old_queen,
+                        must_lead=must_lead,
+                    )
+                index = choose(trick, seat, legal, taken)
+                bit = 1 << index
+                if not bit & legal:
+                    self.turn, self.hearts_broken = seat, broken
+                    self._reject(seat, index)
+                hands[seat] = held ^ bit
+                must_lead = -1
+                trick.append(index)
+                if not broken and (bit & HEARTS_MASK or (bit == QS_BIT and queen_breaks)):
+                    broken = True
+                if len(trick) == players:
+                    break
+                seat = (seat + 1) % players
+            self.turn, self.hearts_broken = seat, broken
+            self._must_lead, self._legal = must_lead, -1
+            if seat == stop and len(trick) < players:
+                return
+            self._take_trick()
+            if self.phase is not _PLAYING:
+                return
 
     def _reject(self, seat: int, index: int) -> NoReturn:
         self._check_seat(seat)

@@ -625,3 +625,12 @@ def test_a_trick_with_hearts_and_the_queen_carries_their_points():
 
     assert events[-1] == TrickTaken(3, tuple(cards("QS 2S 5S 8S")), 13)
     assert hand.penalty_points() == (0, 0, 0, 14)
+
+
+def test_playing_on_in_a_simulation_refuses_a_card_that_breaks_the_rules():
+    hand = deal(STANDARD, DEAL_A)
+    play(hand, "2C")
+
+    with pytest.raises(IllegalMoveError, match="You must follow clubs"):
+        hand.play_on(lambda trick, seat, legal, taken: cards("6D")[0].index)
+    assert set(hand.holding(1)) == set(cards(DEAL_A[1]))

@@ -8,6 +8,7 @@ games on every run.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator
@@ -410,6 +411,51 @@ def test_a_hand_record_replays_to_the_same_state(
     assert replayed.snapshot() == partial.snapshot()
     assert replayed.to_json() == partial.to_json() == record
     assert Hand.from_json(json.loads(json.dumps(hand.to_json()))).snapshot() == hand.snapshot()
+
+
+@HANDS
+@given(any_hands, st.data())
+def test_playing_on_in_a_simulation_reaches_the_same_state_as_card_by_card(
+    dealt: tuple[Hand, Chooser], data: st.DataObject
+) -> None:
+    """The bots' play-outs (``play_on``) and the table's moves follow the same rules: from any
+    point of a hand, the same choices lead both to the same state, stopping at the same seat."""
+    hand, chooser = dealt
+    record = Hand.from_json(hand.to_json())
+    play_hand(record, copy.deepcopy(chooser), fast=True)
+    played = data.draw(st.integers(0, len(record.moves)), label="moves before")
+    stop = data.draw(st.integers(-1, hand.players - 1), label="stop at seat")
+    for move in record.moves[:played]:
+        hand.apply(move)
+    if hand.phase is not Phase.PLAYING:
+        return
+    by_card, simulated = hand.copy(), hand.copy()
+    mirror = copy.deepcopy(chooser)
+    while by_card.phase is Phase.PLAYING and by_card.turn != stop:
+        seat = by_card.turn
+        card = chooser.play(by_card, seat, cards_of(by_card.legal_mask(seat)))
+        by_card.play_index(seat, card.index)
+    asked = []
+
+    def choose(trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
+        assert trick == simulated.trick and taken == [
+            mask_of(simulated.taken(s)) for s in range(simulated.players)
+        ]
+        asked.append(seat)
+        return mirror.play(simulated, seat, cards_of(legal)).index
+
+    simulated.play_on(choose, stop)
+
+    assert len(asked) == len(by_card.moves)
+    expected, got = by_card.snapshot(), simulated.snapshot()
+    expected.pop("moves"), got.pop("moves")
+    assert got == expected
+    assert (simulated.phase, simulated.turn, simulated.points) == (
+        by_card.phase,
+        by_card.turn,
+        by_card.points,
+    )
+    assert simulated.legal_mask(simulated.turn) == by_card.legal_mask(by_card.turn)
 
 
 def _union(masks: list[int]) -> int:
