@@ -8,11 +8,13 @@ play) is timed; the machine is shared, so the times are indicative, not a benchm
 
     python bench/bot_arena.py [--candidate normal] [--opponent heuristic] [--deals 200]
                               [--workers 2] [--seed 1] [--rules standard] [--players 4]
-                              [--save run.json] [--paired earlier.json]
+                              [--save run.json] [--paired earlier.json] [--extend run.json]
 
 ``--save`` keeps each deal's result; ``--paired`` compares this run with a saved one on the same
 deals (another candidate against the same opponent, say) deal by deal, which cancels more luck
-than two confidence intervals side by side.
+than two confidence intervals side by side. ``--extend`` plays ``--deals`` more deals after
+those of a saved run of the same setting, reports on them all and saves them all back: a
+measurement can grow over several sittings (the decision times are this sitting's).
 """
 
 from __future__ import annotations
@@ -228,6 +230,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=None, help="table size the preset allows")
     parser.add_argument("--save", type=Path, help="write each deal's result to this JSON file")
     parser.add_argument("--paired", type=Path, help="a saved run on the same deals to compare")
+    parser.add_argument("--extend", type=Path, help="a saved run to play more deals after")
     args = parser.parse_args()
     for name in (args.candidate, args.opponent):
         try:
@@ -242,11 +245,6 @@ def main() -> None:
         f"{args.candidate} against {rules.players - 1} x {args.opponent},"
         f" {preset.title} rules, {rules.players} players, seed {args.seed}"
     )
-    tasks = [Task(args.candidate, args.opponent, rules, args.seed, d) for d in range(args.deals)]
-    start = time.perf_counter()
-    outcomes = sorted(run(tasks, args.workers), key=lambda outcome: outcome.deal)
-    for line in report(outcomes, time.perf_counter() - start):
-        print(line)
     setting = {
         "candidate": args.candidate,
         "opponent": args.opponent,
@@ -254,12 +252,28 @@ def main() -> None:
         "players": rules.players,
         "seed": args.seed,
     }
+    before: list[Outcome] = []
+    if args.extend:
+        extended, before = load(args.extend)
+        if extended != setting:
+            parser.error(f"{args.extend} holds a run of another setting: {extended}")
+        print(f"after the {len(before)} deals of {args.extend}")
+    first = max((o.deal + 1 for o in before), default=0)
+    tasks = [
+        Task(args.candidate, args.opponent, rules, args.seed, d)
+        for d in range(first, first + args.deals)
+    ]
+    start = time.perf_counter()
+    outcomes = sorted([*before, *run(tasks, args.workers)], key=lambda outcome: outcome.deal)
+    for line in report(outcomes, time.perf_counter() - start):
+        print(line)
     if args.paired:
         earlier_setting, earlier = load(args.paired)
         same = all(earlier_setting.get(k) == setting[k] for k in ("rules", "players", "seed"))
         print(paired(outcomes, earlier) if same else "paired: the saved run has other deals")
-    if args.save:
-        save(args.save, setting, outcomes)
+    for path in (args.save, args.extend):
+        if path:
+            save(path, setting, outcomes)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """bench/bot_arena.py: its figures come from whole duplicate deals, and a saved run can be
-compared deal by deal with a later one."""
+compared deal by deal with a later one, or extended by more deals."""
 
 from __future__ import annotations
 
@@ -55,3 +55,31 @@ def test_a_saved_run_on_other_deals_is_not_paired(tmp_path):
     )
 
     assert line(other, "paired") == "paired: the saved run has other deals"
+
+
+def test_a_saved_run_grows_by_the_deals_after_its_own(tmp_path):
+    saved = tmp_path / "run.json"
+    args = ["--candidate", "heuristic", "--opponent", "random"]
+    arena(*args, "--deals", "2", "--save", str(saved))
+
+    grown = arena(*args, "--deals", "1", "--extend", str(saved))
+    again = arena(*args, "--deals", "3", "--paired", str(saved))
+
+    assert line(grown, "deals:") == "deals: 3, hands: 12"
+    assert line(grown, "difference:") == line(arena(*args, "--deals", "3"), "difference:")
+    assert line(again, "paired").startswith("paired with the saved run, 3 deals: +0.00")
+
+
+def test_a_run_of_another_setting_is_not_extended(tmp_path):
+    saved = tmp_path / "run.json"
+    arena("--candidate", "heuristic", "--opponent", "random", "--deals", "1", "--save", str(saved))
+
+    refused = subprocess.run(
+        [sys.executable, str(ARENA), "--deals", "1", "--extend", str(saved)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert refused.returncode == 2
+    assert "another setting" in refused.stderr

@@ -93,6 +93,8 @@ def _move_someone(game: Game, step: int) -> None:
         Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
         assert time_out(game.pk, game.version) > 0
     else:
+        hand = match.hand
+        assert waiting, (match.is_over, hand.phase, hand.turn, [m.to_json() for m in hand.moves])
         _a_legal_move(game, match, waiting[0])
 
 
