@@ -153,6 +153,24 @@ def test_imagined_deals_respect_every_void_throughout_real_hands(rules, dealing)
             step(match, bots)
 
 
+def seat_0_knows(
+    mine: str, unseen: str, counts: tuple[int, ...], voids: tuple[int, ...]
+) -> Knowledge:
+    """What seat 0 of four knows: its cards, the unseen ones, every seat's count, and the suits
+    seats 1 to 3 are void in (no pass to remember, no kitty)."""
+    return Knowledge(
+        seat=0,
+        players=4,
+        mine=mask_of(parse_cards(mine)),
+        unseen=mask_of(parse_cards(unseen)),
+        counts=counts,
+        known=(0, 0, 0, 0),
+        voids=(0, *voids),
+        kitty_size=0,
+        kitty_taker=None,
+    )
+
+
 @pytest.fixture(params=["counted", "card by card"])
 def dealing(request, monkeypatch):
     """Both ways a dealer deals: by counting the deals that fit, and (when counting would take
@@ -169,16 +187,8 @@ def test_a_tightly_constrained_ending_is_dealt_within_the_voids(dealing):
     and 3 must then take the six hearts, so the three diamonds can only be seat 2's."""
     diamonds, hearts = SUIT_MASKS[Suit.DIAMONDS], SUIT_MASKS[Suit.HEARTS]
     clubs, spades = SUIT_MASKS[Suit.CLUBS], SUIT_MASKS[Suit.SPADES]
-    knowledge = Knowledge(
-        seat=0,
-        players=4,
-        mine=mask_of(parse_cards("4C 7H JS")),
-        unseen=mask_of(parse_cards("2D 4D JD 3H 6H 8H 9H TH KH")),
-        counts=(3, 3, 3, 3),
-        known=(0, 0, 0, 0),
-        voids=(diamonds, diamonds, hearts, clubs | spades),
-        kitty_size=0,
-        kitty_taker=None,
+    knowledge = seat_0_knows(
+        "4C 7H JS", "2D 4D JD 3H 6H 8H 9H TH KH", (3, 3, 3, 3), (diamonds, hearts, clubs | spades)
     )
     rnd = random.Random(1)
 
@@ -213,16 +223,11 @@ def test_every_deal_that_fits_is_as_likely_as_any_other():
     takes more of them, so it has room for fewer diamonds than the others: handing the cards
     out one at a time wherever there is room would give seat 1 too many diamonds."""
     clubs, hearts, spades = (SUIT_MASKS[s] for s in (Suit.CLUBS, Suit.HEARTS, Suit.SPADES))
-    knowledge = Knowledge(
-        seat=0,
-        players=4,
-        mine=mask_of(parse_cards("2C 3C 4C")),
-        unseen=mask_of(parse_cards("2D 3D 4D 5D 2H 3H 4H 2S 3S 4S")),
-        counts=(3, 3, 3, 4),
-        known=(0, 0, 0, 0),
-        voids=(0, clubs | spades, clubs | hearts, clubs),
-        kitty_size=0,
-        kitty_taker=None,
+    knowledge = seat_0_knows(
+        "2C 3C 4C",
+        "2D 3D 4D 5D 2H 3H 4H 2S 3S 4S",
+        (3, 3, 3, 4),
+        (clubs | spades, clubs | hearts, clubs),
     )
     every = every_deal(knowledge)
     rnd = random.Random(1)
