@@ -129,12 +129,16 @@ class Dealer:
                 self.split.append((cards, takes))
             else:
                 self.pile.extend(cards)
-        self.barred = [voids[h] for h in self.holders]
-        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.cards = self.pile + [card for cards, _ in self.split for card in cards]
+        # The suits each holder may have, as a 4-bit set (for dealing card by card).
+        self.suits = [
+            sum(1 << suit for suit in range(4) if not voids[h] & SUIT_MASKS[suit])
+            for h in self.holders
+        ]
         self._choices: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]]
         self._choices = {}
         self.exact, self._work = True, 0
-        if sum(self.rooms) != len(self.pile) + sum(len(cards) for cards, _ in self.split):
+        if sum(self.rooms) != len(self.cards):
             self.possible = False
             return
         try:
@@ -172,8 +176,8 @@ class Dealer:
         """Card by card, the suits fewest holders may have first, each card to a holder with
         room for it (that leaves room for the cards still to come, if ``careful``), or None
         when a card finds no holder."""
-        takes = [sum(1 << s for s in range(4) if not b & SUIT_MASKS[s]) for b in self.barred]
-        cards = self.pile + [card for cards, _ in self.split for card in cards]
+        takes = self.suits
+        cards = list(self.cards)
         rnd.shuffle(cards)
         cards.sort(key=lambda card: sum(t >> card // 13 & 1 for t in takes))
         left = [0, 0, 0, 0]
@@ -200,13 +204,17 @@ class Dealer:
     def _options(
         self, level: int, rooms: tuple[int, ...]
     ) -> tuple[list[tuple[int, ...]], list[int]]:
-        """The ways to split suit ``level`` into ``rooms``, and their running total of deals."""
+        """The ways to split suit ``level`` into ``rooms`` that leave a deal of the rest, and
+        their running total of whole deals."""
         key = (level, rooms)
         found = self._choices.get(key)
         if found is None:
             options, totals, total = [], [], 0
             cards, takes = self.split[level]
             for counts in _splits(len(cards), rooms, takes):
+                self._work += 1
+                if self._work > MOST_WORK:
+                    raise _TooMany
                 left = tuple(r - c for r, c in zip(rooms, counts, strict=True))
                 ways = _multinomial(len(cards), counts) * self._count(level + 1, left)
                 if ways:
@@ -218,21 +226,10 @@ class Dealer:
 
     def _count(self, level: int, rooms: tuple[int, ...]) -> int:
         """The deals of suit ``level`` onwards (and the pile) into ``rooms``."""
-        if level == len(self.split):
-            return _multinomial(len(self.pile), rooms) if sum(rooms) == len(self.pile) else 0
-        key = (level, rooms)
-        found = self._ways.get(key)
-        if found is None:
-            cards, takes = self.split[level]
-            found = 0
-            for counts in _splits(len(cards), rooms, takes):
-                self._work += 1
-                if self._work > MOST_WORK:
-                    raise _TooMany
-                left = tuple(r - c for r, c in zip(rooms, counts, strict=True))
-                found += _multinomial(len(cards), counts) * self._count(level + 1, left)
-            self._ways[key] = found
-        return found
+        if level == len(self.split):  # the room left is the pile's size
+            return _multinomial(len(self.pile), rooms)
+        totals = self._options(level, rooms)[1]
+        return totals[-1] if totals else 0
 
 
 class _TooMany(Exception):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from games.engine import FirstLead, SeatView, legal_from
 from games.engine.cards import HEARTS_MASK, QS_BIT
 
-from .knowledge import Knowledge, sample
+from .knowledge import Knowledge, dealer
 from .policy import choose, queen_taken, shooter
 
 # A hand that could not have made one of its plays counts this many misses, and FORBIDDING
@@ -152,9 +152,10 @@ def deals(
     all the deals.
     """
     n = knowledge.players
+    deal = dealer(knowledge).deal
     if not any(reading.decisions):
         while True:
-            yield sample(knowledge, rnd)
+            yield deal(rnd)
     fixed = [*knowledge.known, 0]
     fixed[knowledge.seat] = knowledge.mine
     voids = [*knowledge.voids, 0]
@@ -170,7 +171,7 @@ def deals(
         return found
 
     while True:
-        dealt, kitty = sample(knowledge, rnd)
+        dealt, kitty = deal(rnd)
         holdings = [*dealt, kitty]  # the kitty is holder n
         holders = [s for s in range(n + 1) if holdings[s] & ~fixed[s]]
         if len(holders) < 2:

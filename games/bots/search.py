@@ -25,7 +25,7 @@ from itertools import combinations, islice
 from games.engine import Card, Hand, Phase, SeatView, cards_of, imagine_hand, mask_of
 
 from . import basic, passing
-from .knowledge import learn, sample
+from .knowledge import dealer, learn
 from .policy import player
 from .reading import deals, read
 
@@ -60,10 +60,10 @@ class SearchBot:
         candidates = [mask_of(must) | mask_of(rest) for rest in combinations(free, 3 - len(must))]
         if len(candidates) == 1:
             return cards_of(candidates[0])
-        knowledge = learn(view)
+        deal = dealer(learn(view)).deal
         totals = [0.0] * len(candidates)
         for done in range(1, self.pass_deals + 1):
-            holdings, kitty = sample(knowledge, rnd)
+            holdings, kitty = deal(rnd)
             dealt = imagine_hand(view, holdings, kitty)
             for seat in range(n):
                 if seat != me:
@@ -97,7 +97,8 @@ class SearchBot:
             deadline = None if self.seconds is None else start + self.seconds / 2
             hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=deadline)
         else:
-            hidden = (sample(knowledge, rnd) for _ in iter(int, 1))
+            deal = dealer(knowledge).deal
+            hidden = (deal(rnd) for _ in iter(int, 1))
         score = best_next if self.lookahead else play_out
         for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
             base = imagine_hand(view, holdings, kitty)

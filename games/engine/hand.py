@@ -536,7 +536,7 @@ class Hand:
                 seat = (seat + 1) % players
             self.turn, self.hearts_broken = seat, broken
             self._must_lead, self._legal = must_lead, -1
-            if seat == stop and len(trick) < players:
+            if len(trick) < players:  # stopped at seat ``stop``
                 return
             self._take_trick()
             if self.phase is not _PLAYING:
