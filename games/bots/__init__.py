@@ -8,8 +8,8 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``random``: uniformly random legal cards and passes;
 - ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown,
-  passing by the rules alone: plain determinized Monte Carlo, a baseline for measuring what the
-  rest is worth;
+  passing by the rules alone and playing its deals out with the plain rule-based player: plain
+  determinized Monte Carlo, a baseline for measuring what the rest is worth;
 - ``reader``: normal that also reads the others' cards from how they played (:mod:`.reading`),
   for measuring what that is worth (no level does: see the README's figures).
 """
@@ -77,7 +77,9 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
             seconds=BUDGETS[name], samples=3000, pass_deals=15000, lookahead=True, seed=seed
         )
     if name == "montecarlo":
-        return SearchBot(seconds=BUDGETS["normal"], samples=400, respect_voids=False, seed=seed)
+        return SearchBot(
+            seconds=BUDGETS["normal"], samples=400, respect_voids=False, refined=False, seed=seed
+        )
     if name == "heuristic":
         return HeuristicBot()
     if name == "random":

@@ -3,8 +3,8 @@
 For each card it plays, it deals the unseen cards many times, each deal consistent with what
 its seat knows (voids shown, cards passed, counts, the kitty) and, if asked to
 (:mod:`.reading`), weighted by how the others played; plays every legal card in every deal and
-finishes the hand with the fast rule-based policy, and keeps the card whose hands end best for
-it: its own points minus the others' average, so that a moon counts for what it is worth. With
+finishes the hand with the fast rule-based policy (with its refinements, unless told not to),
+and keeps the card whose hands end best for it: its own points minus the others' average, so that a moon counts for what it is worth. With
 ``lookahead`` it also tries every card it could play at its next turn in each deal and counts
 the best of them, instead of the policy's.
 
@@ -44,6 +44,7 @@ class SearchBot:
     pass_deals: int = 0  # deals at most to try each pass in (0: pass by the rules alone)
     # Search the seat's own next card too, in each deal, instead of leaving it to the policy.
     lookahead: bool = False
+    refined: bool = True  # play the deals out with the policy's refinements (policy.choose)
 
     def choose_pass(self, view: SeatView) -> list[Card]:
         if not self.pass_deals or passing.can_shoot(list(view.hand)):
@@ -71,7 +72,7 @@ class SearchBot:
             for i, three in enumerate(candidates):
                 hand = dealt.copy()
                 hand.pass_mask(me, three)
-                totals[i] += margin(finish(hand), me)
+                totals[i] += margin(finish(hand, self.refined), me)
             if self._out_of_time(start, done):
                 break
         best = min(range(len(candidates)), key=lambda i: (totals[i], i))
@@ -103,7 +104,7 @@ class SearchBot:
         for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
             base = imagine_hand(view, holdings, kitty)
             for card in legal:
-                totals[card] += score(base, me, card.index)
+                totals[card] += score(base, me, card.index, self.refined)
             if self._out_of_time(start, done):
                 break
         return min(legal, key=lambda card: (totals[card], card.index))
@@ -143,40 +144,40 @@ def _same_points(a: Card, b: Card) -> bool:
 _QS, _JD = Card.parse("QS").index, Card.parse("JD").index
 
 
-def play_out(base: Hand, seat: int, card: int) -> float:
+def play_out(base: Hand, seat: int, card: int, refined: bool = True) -> float:
     """``seat``'s margin when it plays ``card`` and the policy plays the rest."""
     hand = base.copy()
     hand.play_index(seat, card)
-    return margin(finish(hand), seat)
+    return margin(finish(hand, refined), seat)
 
 
-def best_next(base: Hand, seat: int, card: int) -> float:
+def best_next(base: Hand, seat: int, card: int, refined: bool = True) -> float:
     """``seat``'s margin when it plays ``card``, the policy plays on to its next turn, and it
     then plays whichever card ends best in this deal."""
     hand = base.copy()
     hand.play_index(seat, card)
-    advance(hand, seat)
+    advance(hand, seat, refined)
     if hand.phase is not Phase.PLAYING:
-        return margin(finish(hand), seat)
+        return margin(finish(hand, refined), seat)
     legal = hand.legal_mask(seat)
     best = float("inf")
     while legal:
         bit = legal & -legal
         legal ^= bit
-        best = min(best, play_out(hand, seat, bit.bit_length() - 1))
+        best = min(best, play_out(hand, seat, bit.bit_length() - 1, refined))
     return best
 
 
-def finish(hand: Hand) -> tuple[int, ...]:
+def finish(hand: Hand, refined: bool = True) -> tuple[int, ...]:
     """Plays ``hand`` to its end with the rule-based player in every seat; the points."""
-    advance(hand)
+    advance(hand, refined=refined)
     if hand.phase is Phase.MOON_CHOICE:
         hand.choose_moon(hand.turn, "others")
     assert hand.points is not None
     return hand.points
 
 
-def advance(hand: Hand, stop: int = -1) -> None:
+def advance(hand: Hand, stop: int = -1, refined: bool = True) -> None:
     """Plays ``hand`` on with the rule-based player until seat ``stop`` is to play or the
     play is over."""
-    hand.play_on(player(hand.players, hand._taken), stop)
+    hand.play_on(player(hand.players, hand._taken, refined), stop)
