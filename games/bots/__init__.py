@@ -6,6 +6,7 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
   levels a host picks; ``normal`` is the default). Normal and strong also try their passes in
   imagined deals, and strong searches its own next card in each deal too;
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
+- ``refined``: the same with the three habits the search's play-outs add (:mod:`.policy`);
 - ``random``: uniformly random legal cards and passes;
 - ``montecarlo``: the search bot at the normal budget but deaf to the voids players have shown,
   passing by the rules alone and playing its deals out with the plain rule-based player: plain
@@ -37,12 +38,15 @@ class Bot(Protocol):
     def choose_moon(self, view: SeatView) -> str: ...
 
 
+@dataclass(frozen=True)
 class HeuristicBot:
+    refined: bool = False  # with the habits the search's play-outs have (see .policy)
+
     def choose_pass(self, view: SeatView) -> list[Card]:
         return basic.choose_pass(view)
 
     def choose_play(self, view: SeatView) -> Card:
-        return policy.choose_card(view)
+        return policy.choose_card(view, self.refined)
 
     def choose_moon(self, view: SeatView) -> str:
         return basic.choose_moon(view)
@@ -82,6 +86,8 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
         )
     if name == "heuristic":
         return HeuristicBot()
+    if name == "refined":
+        return HeuristicBot(refined=True)
     if name == "random":
         return RandomBot(seed)
     raise ValueError(f"No bot called {name!r}")

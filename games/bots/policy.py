@@ -132,13 +132,22 @@ def player(players: int, taken: Sequence[int], refined: bool = False) -> Chooser
     return pick
 
 
-def choose_card(view: SeatView) -> Card:
+def choose_card(view: SeatView, refined: bool = False) -> Card:
     """The rule-based player's card for the seat of ``view``."""
     assert view.seat is not None
     taken = [0] * view.players
     for done in view.tricks:
         taken[done.winner] |= mask_of(done.cards)
     trick = [card.index for _, card in view.trick]
-    legal = mask_of(view.legal)
-    index = choose(trick, view.players, view.seat, legal, shooter(taken), queen_taken(taken))
+    legal, first = mask_of(view.legal), not view.tricks
+    index = choose(
+        trick,
+        view.players,
+        view.seat,
+        legal,
+        shooter(taken),
+        queen_taken(taken),
+        first=first,
+        refined=refined,
+    )
     return next(card for card in view.legal if card.index == index)

@@ -99,7 +99,7 @@ def test_bots_make_only_legal_decisions_at_every_table(rules, number):
 
 
 @pytest.mark.parametrize(
-    "name", ["easy", "normal", "strong", "heuristic", "random", "montecarlo", "reader"]
+    "name", ["easy", "normal", "strong", "heuristic", "refined", "random", "montecarlo", "reader"]
 )
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=3, short_pack=ShortPack.KITTY)])
 def test_every_bot_level_makes_only_legal_decisions(name, rules):

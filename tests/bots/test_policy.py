@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from games.bots import HeuristicBot
 from games.bots.policy import choose, player
-from games.engine import Card, mask_of
+from games.engine import Card, Hand, Rules, mask_of, seat_view
+
+from .table import match_with, play_tricks
 
 
 def cards(text: str) -> list[int]:
@@ -83,3 +86,19 @@ def test_the_chooser_knows_the_first_trick_from_what_nobody_has_taken_yet() -> N
     assert at_first(cards("TC"), 1, hand, nothing) == Card.parse("KC").index
     after_it = player(4, one_trick, refined=True)
     assert after_it(cards("TC"), 1, hand, one_trick) == Card.parse("9C").index
+
+
+HANDS = [
+    "2C 9C KC 2D 3D 4D 5D 6D 2H 3H 4H 2S 3S",
+    "3C 4C AC 7D 8D 9D TD 5H 6H 7H 4S 5S 6S",
+    "5C 6C 7C JD QD KD AD 8H 9H TH 7S 8S 9S",
+    "8C TC JC QC JH QH KH AH TS JS QS KS AS",
+]
+
+
+@pytest.mark.parametrize(("refined", "card"), [(False, "3C"), (True, "AC")])
+def test_the_heuristic_bot_can_play_with_the_refinements(refined: bool, card: str) -> None:
+    match = match_with(Hand(Rules(), 4, HANDS))
+    play_tricks(match, ["2C"])
+
+    assert HeuristicBot(refined).choose_play(seat_view(match, 1)) == Card.parse(card)
