@@ -87,6 +87,7 @@ class Site:
     env: dict[str, str]
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     logs: dict[str, IO[bytes]] = field(default_factory=dict)
+    base_url: str = ""
 
     def start(self, name: str, command: list[str]) -> subprocess.Popen[bytes]:
         log = (self.var_dir / f"{name}.log").open("wb")
@@ -170,8 +171,8 @@ def _wait_until_up(site: Site, base_url: str, web_port: int) -> None:
 
 
 @pytest.fixture(scope="session")
-def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The running site's base URL, e.g. ``http://127.0.0.1:54321``."""
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The running site: its processes, their logs and its base URL."""
     var_dir = tmp_path_factory.mktemp("hearts-browser-var")
     site = Site(var_dir=var_dir, env=_site_environment(var_dir))
     try:
@@ -227,16 +228,41 @@ def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         site.start(
             "web", [daphne, "-b", "127.0.0.1", "-p", str(web_port), "hearts_site.asgi:application"]
         )
-        base_url = f"http://127.0.0.1:{web_port}"
-        _wait_until_up(site, base_url, web_port)
+        site.base_url = f"http://127.0.0.1:{web_port}"
+        _wait_until_up(site, site.base_url, web_port)
     except BaseException:
         site.stop()
         raise
     try:
-        yield base_url
+        yield site
         site.check_running()
     finally:
         site.stop()
+
+
+@pytest.fixture(scope="session")
+def live_site(site: Site) -> str:
+    """The running site's base URL, e.g. ``http://127.0.0.1:54321``."""
+    return site.base_url
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test's report also shows what its page said and what the site's
+    processes logged last, since a timeout alone does not tell why the page never changed."""
+    report = yield
+    if report.when == "call" and report.failed:
+        funcargs = getattr(item, "funcargs", {})
+        tab, site = funcargs.get("tab"), funcargs.get("site")
+        if isinstance(tab, Tab):
+            try:
+                text = tab.page.inner_text("body", timeout=2_000)
+            except Exception as error:  # the page itself may be what broke
+                text = f"(could not read the page: {error})"
+            report.sections.append(("page", f"{tab.page.url}\n{text}\n{tab.errors}"))
+        if isinstance(site, Site):
+            report.sections.append(("site logs", site.report()))
+    return report
 
 
 @pytest.fixture(scope="session")
