@@ -9,12 +9,15 @@ play) is timed; the machine is shared, so the times are indicative, not a benchm
     python bench/bot_arena.py [--candidate normal] [--opponent heuristic] [--deals 200]
                               [--workers 2] [--seed 1] [--rules standard] [--players 4]
                               [--save run.json] [--paired earlier.json] [--extend run.json]
+    python bench/bot_arena.py --pool run.json other.json ...
 
 ``--save`` keeps each deal's result; ``--paired`` compares this run with a saved one on the same
 deals (another candidate against the same opponent, say) deal by deal, which cancels more luck
 than two confidence intervals side by side. ``--extend`` plays ``--deals`` more deals after
 those of a saved run of the same setting, reports on them all and saves them all back: a
 measurement can grow over several sittings (the decision times are this sitting's).
+``--pool`` plays nothing: it reports on saved runs of one candidate against one opponent under
+one rule set, on the deals of several seeds, taken together.
 """
 
 from __future__ import annotations
@@ -165,23 +168,29 @@ def interval(values: list[float]) -> str:
     return f"{mean:+.2f} (95% CI {mean - half:+.2f} .. {mean + half:+.2f})"
 
 
-def report(outcomes: list[Outcome], wall: float) -> list[str]:
+def report(outcomes: list[Outcome], wall: float | None) -> list[str]:
     plays = [play for outcome in outcomes for play in outcome.plays]
     mine = [play.points[play.seat] for play in plays]
     theirs = [play.points[play.seat] + lead(play) for play in plays]
     own_moons = sum(1 for play in plays if play.shooter == play.seat)
     other_moons = sum(1 for play in plays if play.shooter not in (None, play.seat))
     times = [t * 1000 for outcome in outcomes for t in outcome.times]
-    return [
+    leads = [statistics.fmean(lead(play) for play in o.plays) for o in outcomes]
+    lines = [
         f"deals: {len(outcomes)}, hands: {len(plays)}",
         f"candidate: {statistics.fmean(mine):.2f} points/hand",
         f"opponents: {statistics.fmean(theirs):.2f} points/hand (mean of the other seats)",
-        f"difference: {interval(list(deal_leads(outcomes).values()))} points/hand",
+        f"difference: {interval(leads)} points/hand",
         f"moons: {own_moons} by the candidate, {other_moons} by opponents",
-        f"candidate decision time: median {statistics.median(times):.2f} ms,"
-        f" 99th percentile {percentile(times, 0.99):.2f} ms ({len(times)} decisions)",
-        f"wall time: {wall:.1f} s",
     ]
+    if times:  # a saved run keeps no times
+        lines.append(
+            f"candidate decision time: median {statistics.median(times):.2f} ms,"
+            f" 99th percentile {percentile(times, 0.99):.2f} ms ({len(times)} decisions)"
+        )
+    if wall is not None:
+        lines.append(f"wall time: {wall:.1f} s")
+    return lines
 
 
 def save(path: Path, setting: dict[str, object], outcomes: list[Outcome]) -> None:
@@ -219,6 +228,33 @@ def paired(now: list[Outcome], earlier: list[Outcome]) -> str:
     )
 
 
+def pool(paths: list[Path]) -> list[str]:
+    """The report on saved runs taken together: one candidate, opponent, rule set and table
+    size, on the deals of any seeds, no deal counted twice."""
+    kept = ("candidate", "opponent", "rules", "players")
+    settings: list[dict[str, object]] = []
+    outcomes: list[Outcome] = []
+    seen: set[tuple[object, int]] = set()
+    for path in paths:
+        setting, run_outcomes = load(path)
+        if settings and any(setting[k] != settings[0][k] for k in kept):
+            raise ValueError(f"{path} holds a run of another setting: {setting}")
+        settings.append(setting)
+        for outcome in run_outcomes:
+            key = (setting["seed"], outcome.deal)
+            if key in seen:
+                raise ValueError(f"deal {outcome.deal} of seed {key[0]} is in two of the runs")
+            seen.add(key)
+        outcomes += run_outcomes
+    first = settings[0]
+    seeds = ", ".join(str(s) for s in dict.fromkeys(setting["seed"] for setting in settings))
+    return [
+        f"{first['candidate']} against {int(str(first['players'])) - 1} x {first['opponent']},"
+        f" {first['rules']} rules, {first['players']} players, seeds {seeds}, pooled",
+        *report(outcomes, None),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--candidate", default="normal", help="the bot measured (make_bot name)")
@@ -231,7 +267,17 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="write each deal's result to this JSON file")
     parser.add_argument("--paired", type=Path, help="a saved run on the same deals to compare")
     parser.add_argument("--extend", type=Path, help="a saved run to play more deals after")
+    parser.add_argument(
+        "--pool", type=Path, nargs="+", metavar="RUN", help="report on saved runs together"
+    )
     args = parser.parse_args()
+    if args.pool:
+        try:
+            lines = pool(args.pool)
+        except ValueError as error:
+            parser.error(str(error))
+        print("\n".join(lines))
+        return
     for name in (args.candidate, args.opponent):
         try:
             make_bot(name)  # an unknown name fails here, not in a worker

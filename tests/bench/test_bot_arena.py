@@ -83,3 +83,35 @@ def test_a_run_of_another_setting_is_not_extended(tmp_path):
 
     assert refused.returncode == 2
     assert "another setting" in refused.stderr
+
+
+def test_saved_runs_of_several_seeds_are_reported_together(tmp_path):
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    args = ["--candidate", "heuristic", "--opponent", "random"]
+    played = arena(*args, "--deals", "2", "--save", str(one))
+    arena(*args, "--deals", "1", "--seed", "2", "--save", str(two))
+
+    alone = arena("--pool", str(one))
+    both = arena("--pool", str(one), str(two))
+
+    assert line(alone, "difference:") == line(played, "difference:")
+    assert line(alone, "moons:") == line(played, "moons:")
+    assert "seeds 1, 2, pooled" in both[0]
+    assert line(both, "deals:") == "deals: 3, hands: 12"
+    assert line(both, "difference:") != line(alone, "difference:")
+
+
+def test_runs_of_other_bots_or_the_same_deals_twice_are_not_pooled(tmp_path):
+    one, other = tmp_path / "one.json", tmp_path / "other.json"
+    arena("--candidate", "heuristic", "--opponent", "random", "--deals", "1", "--save", str(one))
+    arena("--candidate", "random", "--opponent", "random", "--deals", "1", "--save", str(other))
+
+    for runs, why in (((one, other), "another setting"), ((one, one), "in two of the runs")):
+        refused = subprocess.run(
+            [sys.executable, str(ARENA), "--pool", *map(str, runs)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert refused.returncode == 2
+        assert why in refused.stderr
