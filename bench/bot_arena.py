@@ -154,9 +154,14 @@ def lead(play: Play) -> float:
     return -margin(play.points, play.seat)
 
 
+def deal_lead(outcome: Outcome) -> float:
+    """The candidate's mean lead over a deal's plays."""
+    return statistics.fmean(lead(play) for play in outcome.plays)
+
+
 def deal_leads(outcomes: list[Outcome]) -> dict[int, float]:
-    """The candidate's mean lead over a deal's plays, by deal."""
-    return {o.deal: statistics.fmean(lead(play) for play in o.plays) for o in outcomes}
+    """The candidate's mean lead over each deal's plays, by deal (of one seed)."""
+    return {o.deal: deal_lead(o) for o in outcomes}
 
 
 def interval(values: list[float]) -> str:
@@ -175,12 +180,11 @@ def report(outcomes: list[Outcome], wall: float | None) -> list[str]:
     own_moons = sum(1 for play in plays if play.shooter == play.seat)
     other_moons = sum(1 for play in plays if play.shooter not in (None, play.seat))
     times = [t * 1000 for outcome in outcomes for t in outcome.times]
-    leads = [statistics.fmean(lead(play) for play in o.plays) for o in outcomes]
     lines = [
         f"deals: {len(outcomes)}, hands: {len(plays)}",
         f"candidate: {statistics.fmean(mine):.2f} points/hand",
         f"opponents: {statistics.fmean(theirs):.2f} points/hand (mean of the other seats)",
-        f"difference: {interval(leads)} points/hand",
+        f"difference: {interval([deal_lead(o) for o in outcomes])} points/hand",
         f"moons: {own_moons} by the candidate, {other_moons} by opponents",
     ]
     if times:  # a saved run keeps no times
