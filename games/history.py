@@ -64,7 +64,6 @@ class GameFilterForm(forms.Form):
             ("", "Any"),
             ("finished", "Played to the end"),
             ("early", "Ended early"),
-            ("aborted", "Called off"),
         ],
     )
     since = forms.DateField(
@@ -92,9 +91,7 @@ def finished_games(filters: dict[str, Any]) -> QuerySet[Game]:
     if filters.get("rated"):
         games = games.filter(rated=filters["rated"] == "yes")
     result = filters.get("result")
-    if result == "aborted":
-        games = games.filter(status=Game.Status.ABORTED)
-    elif result == "finished":
+    if result == "finished":
         games = games.filter(status=Game.Status.FINISHED, result__reason="target")
     elif result == "early":
         games = games.filter(status=Game.Status.FINISHED, result__reason__in=EARLY_ENDS)
@@ -122,8 +119,8 @@ def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
     """The result in a few words: won by alice, shared by alice and bob; carol resigned."""
     result = game.result or {}
     places = result.get("places") or []
-    if game.status == Game.Status.ABORTED or not places:
-        return "Called off before a card was played"
+    if not places:  # only a game that never ended has no places
+        return "Not finished"
     names = {p.seat: p.name for p in players}
     winners = [
         names.get(seat, f"Seat {seat + 1}") for seat, place in enumerate(places) if place == 1

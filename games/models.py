@@ -122,7 +122,6 @@ class Game(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(default=1)  # 1 for the first game, then rematches

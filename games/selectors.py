@@ -170,8 +170,6 @@ def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
 
 
 def _status(game: Game, view: SeatView, infos: list[PlayerInfo], me: int | None) -> str:
-    if game.status == Game.Status.ABORTED:
-        return "The game was called off before a card was played: no result."
     if game.is_over:
         return "The game is over."
     hand = f"Hand {view.hand_number}"

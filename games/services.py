@@ -366,7 +366,7 @@ def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:
 def _finish(game: Game, match: Match) -> None:
     result = match.result
     assert result is not None
-    game.status = Game.Status.ABORTED if result.reason == "aborted" else Game.Status.FINISHED
+    game.status = Game.Status.FINISHED
     game.result = {
         "reason": result.reason,
         "places": list(result.places),

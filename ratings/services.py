@@ -23,7 +23,7 @@ from .models import Rating, RatingChange
 
 def is_rateable(game: Game, players: Sequence[GamePlayer]) -> bool:
     """Rated table, no bot, every seat a registered person from start to end, and a result
-    with places (an aborted game has none)."""
+    with places."""
     user_ids = [player.user_id for player in players]
     return (
         game.rated

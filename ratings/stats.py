@@ -3,8 +3,7 @@
 Points and moons come from replaying the games (``Match.replay``): each scored hand's points
 and each hand's shooter. A finished game's log never changes, so each game is replayed once and
 what it adds up to is kept as a ``GameTally``; a profile then reads the tallies. Wins come from
-the result's places (a shared first place is a win). An aborted game never dealt a card and is
-not counted.
+the result's places (a shared first place is a win).
 """
 
 from __future__ import annotations

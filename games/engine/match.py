@@ -16,7 +16,7 @@ from .events import Event, HandDealt, MatchEnded
 from .hand import Hand, Move, Phase
 from .rules import Rules, TieRule
 
-END_REASONS = ("target", "resigned", "left", "timed out", "aborted")
+END_REASONS = ("target", "resigned", "left", "timed out")
 
 
 def places_for(totals: Sequence[int], last: int | None = None) -> tuple[int, ...]:
@@ -38,7 +38,7 @@ def places_for(totals: Sequence[int], last: int | None = None) -> tuple[int, ...
 
 @dataclass(frozen=True)
 class Result:
-    """How a match ended. ``places`` is empty for an aborted game (no result)."""
+    """How a match ended: every seat's place (1 is first, equal totals share a place)."""
 
     reason: str
     places: tuple[int, ...]
@@ -143,17 +143,17 @@ class Match:
     def resign(self, seat: int, reason: str = "resigned") -> list[Event]:
         """End the game against ``seat`` (``reason``: resigned, left or timed out).
 
-        The hand in progress is not scored; a game in which no card was played is aborted.
+        The hand in progress is not scored. The first hand is dealt when the match is made, so
+        this ends the game against ``seat`` even before its first card: a player cannot walk
+        away from the cards dealt (or the pass) without losing the game.
         """
         if self.result is not None:
             raise MatchOverError("The game is over")
         if not 0 <= seat < self.players or isinstance(seat, bool):
             raise IllegalMoveError(f"There is no seat {seat!r} at this table")
-        if reason not in END_REASONS[1:4]:
+        if reason not in END_REASONS[1:]:
             raise IllegalMoveError(f"A game cannot end early because of {reason!r}")
         self.moves.append(Move("resign", seat, choice=reason))
-        if self.cards_played == 0:
-            return self._end(Result("aborted", (), self.totals, seat))
         return self._end(Result(reason, places_for(self.totals, last=seat), self.totals, seat))
 
     def _end(self, result: Result) -> list[Event]:

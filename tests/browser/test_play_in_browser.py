@@ -113,25 +113,13 @@ def parse_summary(text: str) -> dict[str, int]:
 
 
 def pass_and_resign(page: Any) -> None:
-    """Pass the first three cards, see the first card played (our 2♣ if we hold it), then
-    resign (accepting the confirmation): the game is over, with a result, and its seed
-    published. Resigning before any card is played would call the game off instead."""
+    """Pass the first three cards, then resign (accepting the confirmation) before any card:
+    the game is over against us, with a result, and its seed published."""
     page.locator("#pass-button").wait_for(timeout=STEP_MS)
     for card in hand_cards(page)[:3]:
         page.locator(f'#hand .card[data-card="{card}"]').click()
     page.locator("#pass-button").click()
     page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
-    if "2C" in hand_cards(page):
-        page.wait_for_selector('#board[data-my-turn="1"]', timeout=STEP_MS)
-        two = page.locator('#hand .card[data-card="2C"]')
-        two.click()
-        two.click()
-        wait_card_gone(page, "2C")
-    page.wait_for_function(
-        """() => document.querySelector(".trick .played")
-          || /\\b12 cards\\b/.test(document.getElementById("board").textContent)""",
-        timeout=STEP_MS,
-    )
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#resign-button").click()
     page.locator(".result").wait_for(timeout=STEP_MS)

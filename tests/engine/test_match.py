@@ -232,18 +232,19 @@ def test_a_seat_that_is_not_at_the_table_cannot_resign(seat):
 
 
 @pytest.mark.parametrize("passes", [0, 4], ids=["at once", "after the pass"])
-def test_a_game_ended_before_any_card_is_played_is_aborted_with_no_result(passes):
+def test_a_player_who_walks_away_before_the_first_card_loses_the_game(passes):
     match = Match(Rules(), RESIGN_SEED)
     for _ in range(passes):
         step(match)
+    assert match.hand.cards_played == 0
 
     events = match.resign(1, "left")
 
-    assert match.result.reason == "aborted"
-    assert match.result.places == ()
-    assert match.result.winners == ()
+    assert match.result.reason == "left"
+    assert match.result.places == (1, 4, 1, 1)
+    assert match.result.winners == (0, 2, 3)
     assert match.result.forfeited == 1
-    assert events == [MatchEnded("aborted", ())]
+    assert events == [MatchEnded("left", (1, 4, 1, 1))]
 
 
 def test_a_game_ended_early_does_not_score_the_hand_in_progress():

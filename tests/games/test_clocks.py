@@ -241,15 +241,16 @@ def test_strict_a_missed_deadline_ends_the_game_against_that_player() -> None:
     assert sorted(game.result["places"]) == [1, 1, 1, 4]  # the others share first at 0 each
 
 
-def test_strict_a_missed_pass_before_any_card_aborts_the_game() -> None:
+def test_strict_a_missed_pass_before_any_card_ends_the_game_against_the_late_seats() -> None:
     game = four_people(Clock.STRICT)
     version = overdue(game)
 
     time_out(game.pk, version)
 
     game = fresh(game)
-    assert game.status == Game.Status.ABORTED
-    assert game.result["places"] == []
+    assert game.status == Game.Status.FINISHED
+    assert game.result["reason"] == "timed out"
+    assert game.result["places"][game.result["forfeited"]] == 4
 
 
 def test_relaxed_the_table_chooses_how_a_moon_scores_for_a_shooter_out_of_time() -> None:
@@ -299,11 +300,13 @@ def a_moon_for_seat_0(rules: Rules) -> tuple[bytes, list[tuple[str, int, list[st
 # Resigning ---------------------------------------------------------------------------------
 
 
-def test_resigning_while_the_first_hand_is_passed_aborts_the_game() -> None:
+def test_resigning_while_the_first_hand_is_passed_loses_the_game() -> None:
     game = four_people()
     services.resign(game.pk, 1)
     game = fresh(game)
-    assert game.status == Game.Status.ABORTED
+    assert game.status == Game.Status.FINISHED
+    assert game.result["reason"] == "resigned"
+    assert game.result["places"] == [1, 4, 1, 1]
     assert game.table.status == Table.Status.CLOSED
 
 

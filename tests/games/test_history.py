@@ -203,7 +203,7 @@ def _listed(**query: object) -> list[int]:
 def _finished(
     host: str, *, rated: bool = False, preset: str = "standard", resign: bool = True
 ) -> Game:
-    """A game of ``host`` against three bots, one card played, then resigned or called off."""
+    """A game of ``host`` against three bots, resigned after one card (or before any)."""
     user = User.objects.get_or_create(username=host)[0]
     table = services.create_table(user, preset=preset, rated=rated)
     services.fill_with_bots(table.pk, user)
@@ -247,10 +247,9 @@ def test_the_list_filters_by_rule_set_and_by_rated() -> None:
 
 def test_the_list_filters_by_result() -> None:
     early = _finished("alice")
-    called_off = _finished("bob", resign=False)
-    assert called_off.status == Game.Status.ABORTED
-    assert _listed(result="early") == [early.pk]
-    assert _listed(result="aborted") == [called_off.pk]
+    before_a_card = _finished("bob", resign=False)
+    assert before_a_card.result["reason"] == "resigned"
+    assert _listed(result="early") == [before_a_card.pk, early.pk]
     assert _listed(result="finished") == []
 
 
@@ -280,10 +279,10 @@ def test_a_bad_filter_is_shown_and_the_list_still_answers() -> None:
     assert "Enter a valid date" in response.content.decode()
 
 
-def test_a_game_called_off_before_a_card_has_a_page_with_its_deal() -> None:
+def test_a_game_resigned_before_a_card_has_a_page_with_its_deal_and_the_resigner_last() -> None:
     game = start_four_people()
     services.resign(game.pk, 1)
     text = _text(_page(game))
-    assert "Called off before a card was played." in text
+    assert "Shared by alice, carol and dave; bob resigned." in text
     assert "Step 1 of 2" in text
     assert "bob resigned: the game ends." in _text(_page(game, step=1))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from importlib import import_module
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -162,15 +164,38 @@ def test_the_record_of_a_running_game_is_not_found() -> None:
     assert bytes(game.seed).hex().encode() not in response.content
 
 
-def test_a_game_called_off_before_a_card_keeps_its_deal_in_the_record() -> None:
+def test_a_game_resigned_before_a_card_keeps_its_deal_in_the_record() -> None:
     game = start_four_people()
     services.resign(game.pk, 1)
     record = game_record(Game.objects.get(pk=game.pk))
     assert record["result"] == {
-        "reason": "aborted",
-        "places": [],
+        "reason": "resigned",
+        "places": [1, 4, 1, 1],
         "totals": [0, 0, 0, 0],
         "forfeited": 1,
     }
     assert [hand["points"] for hand in record["hands"]] == [None]
     assert record["hands"][0]["passes"] == ["", "", "", ""]
+
+
+def test_a_game_called_off_by_the_old_rule_gets_the_result_its_log_replays_to() -> None:
+    game = start_four_people()
+    services.resign(game.pk, 1)
+    # How the site stored a resignation before the first card until the rule was mended.
+    Game.objects.filter(pk=game.pk).update(
+        status="aborted",
+        result={"reason": "aborted", "places": [], "totals": [0, 0, 0, 0], "forfeited": 1},
+    )
+    migration = import_module("games.migrations.0003_resigning_before_a_card_loses")
+
+    migration._replay_games_called_off(django_apps, None)
+
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.FINISHED
+    assert game.result == {
+        "reason": "resigned",
+        "places": [1, 4, 1, 1],
+        "totals": [0, 0, 0, 0],
+        "forfeited": 1,
+    }
+    assert game_record(game)["result"] == game.result

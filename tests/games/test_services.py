@@ -438,7 +438,7 @@ def test_resigning_places_the_resigner_last() -> None:
     assert table.status == Table.Status.CLOSED
 
 
-def test_resigning_before_any_card_is_played_calls_the_game_off() -> None:
+def test_resigning_after_the_pass_before_any_card_places_the_resigner_last() -> None:
     table = _four_people()
     alice = table.host
     game = services.start_game(table.pk, alice)
@@ -447,10 +447,10 @@ def test_resigning_before_any_card_is_played_calls_the_game_off() -> None:
     services.resign(game.pk, 2)
 
     game.refresh_from_db()
-    assert game.status == Game.Status.ABORTED
+    assert game.status == Game.Status.FINISHED
     assert game.result is not None
-    assert game.result["reason"] == "aborted"
-    assert game.result["places"] == []
+    assert game.result["reason"] == "resigned"
+    assert game.result["places"] == [1, 1, 4, 1]
 
 
 def test_nothing_moves_at_a_finished_game() -> None:

@@ -108,14 +108,16 @@ def test_a_casual_game_changes_no_rating() -> None:
     assert not Rating.objects.exists()
 
 
-def test_an_aborted_game_changes_no_rating() -> None:
+def test_resigning_a_rated_game_during_the_pass_rates_it_with_the_resigner_last() -> None:
     game = start(people("alice", "bob", "carol", "dave"))
 
     services.resign(game.pk, 2)
 
     game.refresh_from_db()
-    assert game.status == Game.Status.ABORTED
-    assert not Rating.objects.exists()
+    assert game.status == Game.Status.FINISHED
+    ratings = {r.user.username: r for r in Rating.objects.select_related("user")}
+    assert set(ratings) == {"alice", "bob", "carol", "dave"}
+    assert ratings["carol"].display < min(ratings[n].display for n in ("alice", "bob", "dave"))
 
 
 def test_a_game_in_which_a_seat_lost_its_person_is_not_rated() -> None:
