@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import transaction
@@ -36,6 +34,7 @@ from games.engine import (
 )
 from ratings.services import rate_game
 
+from . import broadcasts
 from .models import ADDED_SEED_LENGTH, Game, GamePlayer, MoveRecord, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -57,21 +56,18 @@ def table_group(table_id: int) -> str:
 LOBBY_GROUP = "lobby"
 
 
-def _broadcast(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        try:
-            async_to_sync(layer.group_send)(group, message)
-        except Exception:  # a lost broadcast must never undo a committed move
-            log.exception("broadcast to %s failed", group)
-
-
 def _table_changed(table: Table, version: int = 0) -> None:
+    """After commit, the table's sockets and the lobby hear of it (see games/broadcasts.py: a
+    stalled channel layer delays the news, never the move)."""
     table_id = table.pk
 
     def tell() -> None:
-        _broadcast(table_group(table_id), {"type": "table.updated", "version": version})
-        _broadcast(LOBBY_GROUP, {"type": "lobby.updated"})
+        broadcasts.send(
+            {
+                table_group(table_id): {"type": "table.updated", "version": version},
+                LOBBY_GROUP: {"type": "lobby.updated"},
+            }
+        )
 
     transaction.on_commit(tell)
 

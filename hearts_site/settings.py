@@ -190,6 +190,9 @@ HEARTS_BOT_DELAY = env_float("HEARTS_BOT_DELAY", 0.8)
 HEARTS_CARD_SECONDS = env_int("HEARTS_CARD_SECONDS", 25, minimum=1)
 HEARTS_PASS_SECONDS = env_int("HEARTS_PASS_SECONDS", 30, minimum=1)
 HEARTS_WS_MAX_MESSAGE = 4096  # bytes; anything longer is refused unread
+# Seconds a move waits to tell its table before the news is kept and sent when the channel
+# layer answers again (games/broadcasts.py).
+HEARTS_BROADCAST_TIMEOUT = env_float("HEARTS_BROADCAST_TIMEOUT", 1.0)
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,100 @@
+"""Telling the sockets after a commit, so that a stalled channel layer neither holds up the move
+that caused the news nor loses it.
+
+A send waits at most ``HEARTS_BROADCAST_TIMEOUT`` seconds. What could not be sent (Redis
+paused, down or restarting) is kept, the latest message per group, and a thread of this process
+sends it again once the layer answers a ping. Until then new messages join the kept ones at
+once instead of waiting on the layer too, so the moves made during an outage return at once.
+Each socket renders the whole table at its current version for any ``table.updated``, so the
+latest message of a group is all its sockets need, and one sent twice does no harm.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 0.5  # between tries of a layer that failed
+
+Messages = dict[str, dict[str, Any]]  # group name: message
+
+_lock = threading.Lock()
+_kept: Messages = {}
+_resender: threading.Thread | None = None
+
+
+def send(messages: Messages) -> None:
+    """Send each group its message; keep them to send again if the layer does not answer."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    with _lock:
+        if _kept:  # the layer failed and has not answered since: do not wait on it again
+            _keep(messages)
+            return
+    try:
+        async_to_sync(_send_all)(layer, messages)
+    except Exception as error:  # a lost broadcast must never undo a committed move
+        log.warning("broadcast failed (%r): sent again when the channel layer answers", error)
+        with _lock:
+            _keep(messages)
+
+
+def pending() -> Messages:
+    """The messages kept to send again: empty while the layer answers."""
+    with _lock:
+        return dict(_kept)
+
+
+async def _send_all(layer: Any, messages: Messages) -> None:
+    sends = (layer.group_send(group, message) for group, message in messages.items())
+    await asyncio.wait_for(asyncio.gather(*sends), settings.HEARTS_BROADCAST_TIMEOUT)
+
+
+async def _ping_then_send(layer: Any, messages: Messages) -> None:
+    # A send that times out may still be carried out when a paused server resumes; a ping
+    # first keeps those to one per kept message instead of one per try.
+    connection = getattr(layer, "connection", None)  # RedisChannelLayer's client for a shard
+    if connection is not None:
+        await asyncio.wait_for(connection(0).ping(), settings.HEARTS_BROADCAST_TIMEOUT)
+    await _send_all(layer, messages)
+
+
+def _keep(messages: Messages) -> None:
+    """Called with the lock held."""
+    global _resender
+    _kept.update(messages)
+    if _resender is None:
+        _resender = threading.Thread(target=_send_kept, name="broadcast-resender", daemon=True)
+        _resender.start()
+
+
+def _send_kept() -> None:
+    """Until everything kept is sent: wait a little, try again."""
+    global _resender
+    while True:
+        time.sleep(RETRY_SECONDS)
+        messages = pending()
+        layer = get_channel_layer()
+        if layer is not None:
+            try:
+                asyncio.run(_ping_then_send(layer, messages))
+            except Exception:  # still down: the next round tries again
+                continue
+        with _lock:
+            for group, message in messages.items():
+                if _kept.get(group) is message:  # not replaced by a newer one meanwhile
+                    del _kept[group]
+            if not _kept:
+                _resender = None
+                log.info("the channel layer answers again: kept broadcasts sent")
+                return
