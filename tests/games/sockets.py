@@ -12,6 +12,8 @@ from django.test import Client
 
 from hearts_site.asgi import application
 
+# A page of the site at http://localhost opens its sockets with this Host and this Origin.
+LOCAL_HOST = b"localhost"
 LOCAL_ORIGIN = b"http://localhost"
 # A socket's first message, or its answer to a move, can wait on a busy database for a moment.
 TIMEOUT = 5
@@ -31,7 +33,7 @@ def table_socket(
     code: str | None = None,
     origin: bytes = LOCAL_ORIGIN,
 ) -> WebsocketCommunicator:
-    headers = [(b"origin", origin)]
+    headers = [(b"host", LOCAL_HOST), (b"origin", origin)]
     if cookie:
         headers.append((b"cookie", cookie.encode()))
     path = f"/ws/table/{table_id}/" + (f"?code={code}" if code else "")
@@ -39,7 +41,8 @@ def table_socket(
 
 
 def lobby_socket(*, origin: bytes = LOCAL_ORIGIN) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", origin)])
+    headers = [(b"host", LOCAL_HOST), (b"origin", origin)]
+    return WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
 
 
 async def open_table_socket(
