@@ -12,15 +12,18 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.forms import LoginForm, RegisterForm
 from ratings.maths import PROVISIONAL_GAMES
 from ratings.selectors import history_chart, rating_of
 from ratings.stats import player_stats
 
-sign_in = LoginView.as_view(form_class=LoginForm, redirect_authenticated_user=True)
-sign_out = LogoutView.as_view()
+# Signed in, LoginView redirects whatever the method; the method is refused first.
+sign_in = require_http_methods(["GET", "HEAD", "POST"])(
+    LoginView.as_view(form_class=LoginForm, redirect_authenticated_user=True)
+)
+sign_out = require_POST(LogoutView.as_view())
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -47,8 +50,8 @@ def register(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/register.html", ctx)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
+@login_required
 def password_change(request: HttpRequest) -> HttpResponse:
     assert isinstance(request.user, User)
     form = PasswordChangeForm(request.user, request.POST if request.method == "POST" else None)
@@ -60,6 +63,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/password_change.html", {"form": form})
 
 
+@require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(User, username=username)
     stats = player_stats(person)

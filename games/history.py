@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
 
 from games.engine import (
     PRESETS,
@@ -140,6 +141,7 @@ def _early_end_words(reason: str) -> str:
     return {"resigned": "resigned", "left": "left", "timed out": "ran out of time"}[reason]
 
 
+@require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     form = GameFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
@@ -395,15 +397,24 @@ def _hand_starts(steps: list[Step]) -> list[tuple[int, int]]:
 
 
 def _step_index(request: HttpRequest, steps: list[Step]) -> int:
-    hand = request.GET.get("hand")
-    if hand and hand.isdigit():
+    hand = _whole_number(request.GET.get("hand", ""))
+    if hand is not None:
         for index, step in enumerate(steps):
-            if step.hand == int(hand):
+            if step.hand == hand:
                 return index
-    wanted = request.GET.get("step", "")
-    if wanted.isdigit():
-        return min(int(wanted), len(steps) - 1)
+    wanted = _whole_number(request.GET.get("step", ""))
+    if wanted is not None:
+        return min(wanted, len(steps) - 1)
     return 0
+
+
+def _whole_number(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits, or None. ``str.isdigit`` also
+    accepts superscripts ("²"), which ``int`` refuses, and ``int`` refuses thousands of digits
+    too; no step or hand of a replay has more than six."""
+    if text.isascii() and text.isdigit() and len(text) <= 6:
+        return int(text)
+    return None
 
 
 def _placements(game: Game, players: list[GamePlayer], match: Match) -> list[dict[str, Any]]:
@@ -450,6 +461,7 @@ def _is_htmx(request: HttpRequest) -> bool:
     )
 
 
+@require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     players = list(game.players.select_related("user"))
@@ -477,6 +489,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game_detail.html", context)
 
 
+@require_safe
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if not game.is_over:

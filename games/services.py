@@ -175,7 +175,9 @@ def set_bot(table_id: int, user: User, index: int, bot: bool) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         _check_host(table, user)
-        seat = table.seats.get(index=index)
+        seat = table.seats.filter(index=index).first()
+        if seat is None:
+            raise ServiceError("There is no such seat")
         if bot and not seat.is_empty:
             raise ServiceError("That seat is taken")
         seat.is_bot = bot

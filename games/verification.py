@@ -19,6 +19,7 @@ from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.views.decorators.http import require_safe
 
 from games.engine import (
     PRESETS,
@@ -39,6 +40,7 @@ CHECKER = Path(settings.BASE_DIR) / "scripts" / "check_record.py"
 MAX_HANDS = 40
 
 
+@require_safe
 def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     players = list(game.players.select_related("user"))
@@ -74,6 +76,7 @@ def _form_query(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@require_safe
 def checker_script(request: HttpRequest) -> FileResponse:
     """``scripts/check_record.py``, to run at home on a downloaded record."""
     response = FileResponse(CHECKER.open("rb"), content_type="text/x-python; charset=utf-8")
@@ -145,6 +148,8 @@ class VerifyForm(forms.Form):
             return Rules.from_json(json.loads(text))
         except json.JSONDecodeError:
             raise forms.ValidationError("These rules are not valid JSON.") from None
+        except RecursionError:  # brackets nested deeper than the parser's stack
+            raise forms.ValidationError("These rules are nested too deeply.") from None
         except (HeartsError, TypeError, ValueError) as error:
             raise forms.ValidationError(f"These rules cannot be used: {error}") from None
 
@@ -188,6 +193,7 @@ class DealtHand:
     kitty: str
 
 
+@require_safe
 def verify_form(request: HttpRequest) -> HttpResponse:
     form = VerifyForm(request.GET or None)
     context: dict[str, Any] = {"form": form, "presets": PRESETS.values()}

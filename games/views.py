@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from . import selectors, services
 from .forms import TableForm
@@ -20,13 +20,14 @@ def _user(request: HttpRequest) -> User:
     return request.user
 
 
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     context = {"tables": selectors.lobby_tables(), "form": TableForm()}
     return render(request, "games/lobby.html", context)
 
 
-@login_required
 @require_POST
+@login_required
 def table_create(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
     if not form.is_valid():
@@ -45,8 +46,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
     return redirect(_table_url(table))
 
 
-@login_required
 @require_POST
+@login_required
 def play_now(request: HttpRequest) -> HttpResponse:
     game = services.play_now(_user(request))
     return redirect(_table_url(game.table))
@@ -57,11 +58,13 @@ def _table_url(table: Table) -> str:
     return f"{url}?code={table.invite_code}" if table.private else url
 
 
+@require_safe
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, invite_code=code)
     return redirect(_table_url(table))
 
 
+@require_safe
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     code = request.GET.get("code")
@@ -74,8 +77,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
-@login_required
 @require_POST
+@login_required
 def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0) -> HttpResponse:
     """The seating buttons (sit, leave, bot, fill, start, rematch): one POST each."""
     table = get_object_or_404(Table, pk=table_id)
@@ -98,8 +101,8 @@ def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0
     return redirect(_table_url(table))
 
 
-@login_required
 @require_POST
+@login_required
 def add_seed(request: HttpRequest, table_id: int) -> HttpResponse:
     """A seated person's own seed for the next game's deal."""
     table = get_object_or_404(Table, pk=table_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 
 class EnvironmentError_(ValueError):
@@ -68,3 +69,33 @@ def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
     if scheme not in schemes:
         raise EnvironmentError_(f"{name} must be a {' or '.join(schemes)} URL, not {value!r}")
     return value
+
+
+def env_https_header(name: str) -> tuple[str, str] | None:
+    """The request header by which a TLS-terminating proxy says a request came over HTTPS, as
+    ``SECURE_PROXY_SSL_HEADER`` takes it: ``X-Forwarded-Proto`` (meaning the value ``https``) or
+    ``X-Forwarded-Proto: https``. None when unset: without a proxy that sets the header (and
+    strips it from clients), trusting it would let any client claim HTTPS."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    header, _, marker = value.partition(":")
+    header, marker = header.strip(), marker.strip() or "https"
+    if not re.fullmatch(r"[A-Za-z0-9-]+", header) or not re.fullmatch(r"[!-~]+", marker):
+        raise EnvironmentError_(
+            f"{name} must be a header name such as X-Forwarded-Proto, not {value!r}"
+        )
+    return "HTTP_" + header.upper().replace("-", "_"), marker
+
+
+def check_secret_key(key: str) -> str:
+    """``key`` when it is fit to sign sessions and password resets, as Django's own deploy check
+    (security.W009) judges it: 50 characters or more, at least 5 different ones, and not a
+    ``django-insecure-`` key from ``startproject``. A warning there is easily missed, so the
+    site refuses to start instead."""
+    if len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-"):
+        raise EnvironmentError_(
+            "SECRET_KEY is too weak: use at least 50 random characters, for example "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    return key

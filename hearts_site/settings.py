@@ -12,7 +12,17 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
-from .env import EnvironmentError_, env_bool, env_float, env_int, env_list, env_str, env_url
+from .env import (
+    EnvironmentError_,
+    check_secret_key,
+    env_bool,
+    env_float,
+    env_https_header,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("HEARTS_VAR_DIR", str(BASE_DIR / "var")))
@@ -25,6 +35,8 @@ if not SECRET_KEY:
     if not key_file.exists():
         raise EnvironmentError_("SECRET_KEY must be set (./dev serve makes one in var/)")
     SECRET_KEY = key_file.read_text().strip()
+if not DEBUG:
+    check_secret_key(SECRET_KEY)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -155,6 +167,19 @@ AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a page that says how long
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG and bool(DATABASE_URL))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HTTPS (docs/deploy.md): the proxy terminates TLS and says so in a header it sets. Redirecting
+# to HTTPS needs that header, or every request would look like plain HTTP and loop; HSTS is only
+# sent over HTTPS, so a site whose cookies are HTTPS-only asks browsers to stay on it.
+SECURE_PROXY_SSL_HEADER = env_https_header("SECURE_PROXY_SSL_HEADER")
+SECURE_SSL_REDIRECT = env_bool(
+    "SECURE_SSL_REDIRECT", SESSION_COOKIE_SECURE and SECURE_PROXY_SSL_HEADER is not None
+)
+SECURE_HSTS_SECONDS = env_int(
+    "SECURE_HSTS_SECONDS", 365 * 24 * 3600 if SESSION_COOKIE_SECURE else 0, minimum=0
+)
+# Both bind every subdomain (preload for good, in the browsers' own list): only on request.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

@@ -6,6 +6,9 @@ import os
 
 import django
 
-os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
+# As long as the settings demand of any key when DEBUG is off (50 characters or more).
+os.environ.setdefault(
+    "SECRET_KEY", "test-secret-key-not-for-production-it-signs-only-test-sessions"
+)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 django.setup()

@@ -2,7 +2,16 @@
 
 import pytest
 
-from hearts_site.env import EnvironmentError_, env_bool, env_int, env_list, env_str, env_url
+from hearts_site.env import (
+    EnvironmentError_,
+    check_secret_key,
+    env_bool,
+    env_https_header,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
 
 
 def test_a_boolean_accepts_the_usual_words(monkeypatch):
@@ -51,3 +60,26 @@ def test_a_url_must_have_an_allowed_scheme(monkeypatch):
         env_url("DATABASE_URL", ("postgres", "sqlite"))
     monkeypatch.setenv("DATABASE_URL", "postgres://db/hearts")
     assert env_url("DATABASE_URL", ("postgres", "sqlite")) == "postgres://db/hearts"
+
+
+def test_the_https_header_is_named_as_the_proxy_sends_it(monkeypatch):
+    monkeypatch.setenv("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto")
+    assert env_https_header("SECURE_PROXY_SSL_HEADER") == ("HTTP_X_FORWARDED_PROTO", "https")
+    monkeypatch.setenv("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Ssl: on")
+    assert env_https_header("SECURE_PROXY_SSL_HEADER") == ("HTTP_X_FORWARDED_SSL", "on")
+    monkeypatch.delenv("SECURE_PROXY_SSL_HEADER")
+    assert env_https_header("SECURE_PROXY_SSL_HEADER") is None
+
+
+def test_an_https_header_that_is_not_a_header_name_is_refused(monkeypatch):
+    monkeypatch.setenv("SECURE_PROXY_SSL_HEADER", "HTTP_X_FORWARDED_PROTO=https")
+    with pytest.raises(EnvironmentError_, match="header name such as X-Forwarded-Proto"):
+        env_https_header("SECURE_PROXY_SSL_HEADER")
+
+
+def test_a_secret_key_needs_fifty_characters_of_five_kinds_or_more():
+    strong = "0123456789" * 5
+    assert check_secret_key(strong) == strong
+    for weak in (strong[:-1], "ab" * 30, "django-insecure-" + strong):
+        with pytest.raises(EnvironmentError_, match="SECRET_KEY is too weak"):
+            check_secret_key(weak)
