@@ -66,12 +66,13 @@ def password_change(request: HttpRequest) -> HttpResponse:
 @require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(User, username=username)
-    stats = player_stats(person)
+    own = request.user.is_authenticated and request.user.pk == person.pk
+    stats = player_stats(person, with_private=own)  # private games: on one's own profile only
     ctx = {
         "person": person,
         "rating": rating_of(person),
         "provisional_games": PROVISIONAL_GAMES,
-        "chart": history_chart(person),
+        "chart": history_chart(person, with_private=own),
         "stats": stats,
         "games": stats.recent,
     }

@@ -36,6 +36,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not allowed:
             await self.close(code=4403)
             return
+        assert table is not None
+        self.code = selectors.access_code(table, code)  # carried on by the forms it renders
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_table()
@@ -98,7 +100,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Forms pushed over the socket need the CSRF token that a page render would put in;
         # the socket carries the same cookie (its unmasked secret is a valid form token).
         csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        context: dict[str, Any] = {"table": table, "user": self.user, "csrf_token": csrf}
+        context: dict[str, Any] = {
+            "table": table,
+            "user": self.user,
+            "csrf_token": csrf,
+            "code": self.code,
+        }
         if game is not None:
             context.update(selectors.table_view(game, self.user))
         return render_to_string("games/_live.html", context)

@@ -2,7 +2,8 @@
 
 Everything here is public once a game is over (the seed, every hand, every pass). While a game
 runs, its page shows only what its table shows a spectator: who plays and the seed's
-fingerprint.
+fingerprint. A private table's games are shown only to those who may see the table or played in
+them (``selectors.can_view_game``) and are never listed.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from games.engine import (
     cards_of,
 )
 
+from . import selectors
 from .models import Game, GamePlayer
 from .records import game_record as build_record
 from .records import played_hands
@@ -76,9 +78,11 @@ class GameFilterForm(forms.Form):
 
 
 def finished_games(filters: dict[str, Any]) -> QuerySet[Game]:
-    """Games that are over, newest first, narrowed by the list's (cleaned) filters."""
+    """Games of public tables that are over, newest first, narrowed by the list's (cleaned)
+    filters. A private table's games are never listed (docs/privacy.md)."""
     games = (
-        Game.objects.exclude(status=Game.Status.PLAYING)
+        selectors.public_games()
+        .exclude(status=Game.Status.PLAYING)
         .select_related("table")
         .prefetch_related("players__user")
         .order_by("-finished_at", "-pk")
@@ -461,11 +465,21 @@ def _is_htmx(request: HttpRequest) -> bool:
     )
 
 
+def viewable_game(request: HttpRequest, game_id: int) -> tuple[Game, str]:
+    """The game, if this visitor may see it, and the invite code to carry on in links ("" when
+    none is needed); a private game they may not see is not found, as for a missing id."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    code = request.GET.get("code")
+    if not selectors.can_view_game(game, request.user, code):
+        raise Http404("No such game")
+    return game, selectors.access_code(game.table, code)
+
+
 @require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    game, code = viewable_game(request, game_id)
     players = list(game.players.select_related("user"))
-    context: dict[str, Any] = {"game": game, "players": players, "table": game.table}
+    context: dict[str, Any] = {"game": game, "players": players, "table": game.table, "code": code}
     if not game.is_over:
         return render(request, "games/game_detail.html", context)
     match = game.match()
@@ -491,7 +505,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_safe
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game, _ = viewable_game(request, game_id)
     if not game.is_over:
         raise Http404("The record is published when the game ends")
     body = json.dumps(build_record(game), indent=1, ensure_ascii=False)

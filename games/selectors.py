@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,10 +29,52 @@ def lobby_tables() -> QuerySet[Table]:
     )
 
 
-def can_view(table: Table, user: AbstractBaseUser | AnonymousUser, code: str | None) -> bool:
-    if not table.private or code == table.invite_code:
+# Who may see what (docs/privacy.md): a public table and its games are open to everyone; a
+# private one only to the people seated at it, the players of its games and whoever carries its
+# invite code. Everyone else is told the id does not exist.
+
+Viewer = AbstractBaseUser | AnonymousUser | None
+
+
+def is_invite_code(table: Table, code: str | None) -> bool:
+    """Whether ``code`` is the table's invite code (compared in constant time)."""
+    if not code:
+        return False
+    return secrets.compare_digest(code.encode("utf-8", "replace"), table.invite_code.encode())
+
+
+def is_seated(table: Table, user: Viewer) -> bool:
+    return bool(
+        user is not None and user.is_authenticated and table.seats.filter(user_id=user.pk).exists()
+    )
+
+
+def can_view(table: Table, user: Viewer, code: str | None) -> bool:
+    """The table page, its socket and its seating buttons."""
+    return not table.private or is_invite_code(table, code) or is_seated(table, user)
+
+
+def can_view_game(game: Game, user: Viewer, code: str | None) -> bool:
+    """A game's page, replay, record and verification page: its table's, or a player's."""
+    table = game.table
+    if can_view(table, user, code):
         return True
-    return bool(user.is_authenticated and table.seats.filter(user_id=user.pk).exists())
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and game.players.filter(user_id=user.pk, is_bot=False).exists()
+    )
+
+
+def access_code(table: Table, code: str | None) -> str:
+    """The code for links onward from a private table's pages: the one that let the viewer in,
+    or nothing (a public table, or a viewer who came in by their seat)."""
+    return code if code and table.private and is_invite_code(table, code) else ""
+
+
+def public_games() -> QuerySet[Game]:
+    """The games anyone may find in a list: those of public tables."""
+    return Game.objects.filter(table__private=False)
 
 
 @dataclass(frozen=True)

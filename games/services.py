@@ -34,7 +34,7 @@ from games.engine import (
 )
 from ratings.services import rate_game
 
-from . import broadcasts
+from . import broadcasts, selectors
 from .models import ADDED_SEED_LENGTH, Game, GamePlayer, MoveRecord, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -113,9 +113,13 @@ def _locked_table(table_id: int) -> Table:
     return Table.objects.select_for_update().get(pk=table_id)
 
 
-def take_seat(table_id: int, user: User, index: int) -> None:
+def take_seat(table_id: int, user: User, index: int, code: str | None = None) -> None:
+    """Sit ``user`` in seat ``index``; a private table needs its invite ``code`` (or a seat
+    there already, to move to another)."""
     with transaction.atomic():
         table = _locked_table(table_id)
+        if table.private and not selectors.can_view(table, user, code):
+            raise ServiceError("This table is private: sit down through its invite link")
         if table.status != Table.Status.OPEN:
             raise ServiceError("The game has started: you can watch it")
         seats = list(table.seats.all())

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
@@ -33,6 +33,7 @@ from games.engine import (
     mask_of,
 )
 
+from .history import viewable_game
 from .models import Game
 from .records import game_record
 
@@ -42,9 +43,13 @@ MAX_HANDS = 40
 
 @require_safe
 def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    game, code = viewable_game(request, game_id)  # a private game needs a place or the code
     players = list(game.players.select_related("user"))
-    context: dict[str, Any] = {"game": game, "added_seeds": _added_seed_rows(game, players)}
+    context: dict[str, Any] = {
+        "game": game,
+        "added_seeds": _added_seed_rows(game, players),
+        "code": code,
+    }
     if game.is_over:
         record = game_record(game)
         context.update(

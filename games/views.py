@@ -70,7 +70,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     code = request.GET.get("code")
     if not selectors.can_view(table, request.user, code):
         raise Http404("No such table")
-    context = {"table": table, "code": code or "", "user": request.user}
+    context = {"table": table, "code": selectors.access_code(table, code), "user": request.user}
     game = table.current_game()
     if game is not None:
         context.update(selectors.table_view(game, request.user))
@@ -80,12 +80,13 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0) -> HttpResponse:
-    """The seating buttons (sit, leave, bot, fill, start, rematch): one POST each."""
-    table = get_object_or_404(Table, pk=table_id)
+    """The seating buttons (sit, leave, bot, fill, start, rematch): one POST each. At a private
+    table they need a seat there or the invite code, posted along as ``code``."""
+    table, code = _table_for(request, table_id)
     user = _user(request)
     try:
         if action == "sit":
-            services.take_seat(table_id, user, index)
+            services.take_seat(table_id, user, index, code)
         elif action == "leave":
             services.leave_seat(table_id, user)
         elif action == "bot":
@@ -101,11 +102,21 @@ def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0
     return redirect(_table_url(table))
 
 
+def _table_for(request: HttpRequest, table_id: int) -> tuple[Table, str | None]:
+    """The table a POST acts on, and the code posted with it; a private table the person may
+    not see is not found, as for a missing id."""
+    table = get_object_or_404(Table, pk=table_id)
+    code = request.POST.get("code")
+    if not selectors.can_view(table, request.user, code):
+        raise Http404("No such table")
+    return table, code
+
+
 @require_POST
 @login_required
 def add_seed(request: HttpRequest, table_id: int) -> HttpResponse:
     """A seated person's own seed for the next game's deal."""
-    table = get_object_or_404(Table, pk=table_id)
+    table, _ = _table_for(request, table_id)
     try:
         services.add_seed(table_id, _user(request), request.POST.get("seed", ""))
     except services.ServiceError as error:

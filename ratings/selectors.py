@@ -87,13 +87,15 @@ class HistoryChart:
         return [p for p in reversed(self.points) if p.game_id is not None]
 
 
-def history_chart(person: User) -> HistoryChart | None:
+def history_chart(person: User, *, with_private: bool = False) -> HistoryChart | None:
     """The person's displayed rating after each of their latest rated games, as chart points;
-    None before their first rated game."""
+    None before their first rated game. The games of private tables are left out unless
+    ``with_private`` (their own profile, seen by themselves: docs/privacy.md)."""
+    rated = RatingChange.objects.filter(user=person)
+    if not with_private:
+        rated = rated.filter(game__table__private=False)
     changes = list(
-        RatingChange.objects.filter(user=person)
-        .select_related("game")
-        .order_by("-game__finished_at", "-game_id")[:CHART_GAMES]
+        rated.select_related("game").order_by("-game__finished_at", "-game_id")[:CHART_GAMES]
     )[::-1]
     if not changes:
         return None

@@ -85,12 +85,15 @@ class PlayerStats:
         return self.points / self.hands if self.hands else None
 
 
-def player_stats(person: User, recent: int = RECENT_GAMES) -> PlayerStats:
-    seats = list(
-        GamePlayer.objects.filter(user=person, is_bot=False, game__status=Game.Status.FINISHED)
-        .select_related("game__table")
-        .order_by("-game__finished_at", "-game_id")
-    )
+def player_stats(
+    person: User, recent: int = RECENT_GAMES, *, with_private: bool = False
+) -> PlayerStats:
+    """The person's record; the games of private tables count only ``with_private`` (their own
+    profile, seen by themselves: docs/privacy.md)."""
+    played = GamePlayer.objects.filter(user=person, is_bot=False, game__status=Game.Status.FINISHED)
+    if not with_private:
+        played = played.filter(game__table__private=False)
+    seats = list(played.select_related("game__table").order_by("-game__finished_at", "-game_id"))
     stats = PlayerStats(games=len(seats))
     tallies = game_tallies([seat.game for seat in seats])
     games_by_set: Counter[str] = Counter()

@@ -47,8 +47,8 @@ def _three_people_playing(*, private: bool = False) -> LiveTable:
     carol = User.objects.create_user("carol")
     dave = User.objects.create_user("dave")
     table = services.create_table(alice, preset="custom", players=3, private=private)
-    services.take_seat(table.pk, bob, 1)
-    services.take_seat(table.pk, carol, 2)
+    services.take_seat(table.pk, bob, 1, table.invite_code)
+    services.take_seat(table.pk, carol, 2, table.invite_code)
     game = services.start_game(table.pk, alice)
     cookies = {user.username: session_cookie(user) for user in (alice, bob, carol, dave)}
     return LiveTable(table.pk, game.pk, table.invite_code, cookies)
