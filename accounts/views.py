@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 
-from axes.helpers import get_cool_off, get_failure_limit
+from axes.helpers import get_failure_limit
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -15,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.forms import LoginForm, RegisterForm
+from accounts.lockout import wait_left
 from ratings.maths import PROVISIONAL_GAMES
 from ratings.selectors import history_chart, rating_of
 from ratings.stats import player_stats
@@ -79,11 +81,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/profile.html", ctx)
 
 
-def _wait_text(wait: timedelta | None) -> str | None:
-    """A cool-off as people say it: "an hour", "15 minutes"; None when it never ends."""
-    if wait is None:
-        return None
-    minutes = max(1, round(wait.total_seconds() / 60))
+def _wait_text(wait: timedelta) -> str:
+    """A wait as people say it, rounded up: "a minute", "4 minutes", "an hour", "2 hours".
+
+    >>> _wait_text(timedelta(seconds=61)), _wait_text(timedelta(minutes=60))
+    ('2 minutes', 'an hour')
+    """
+    minutes = max(1, math.ceil(wait.total_seconds() / 60))
     if minutes % 60 == 0:
         hours = minutes // 60
         return "an hour" if hours == 1 else f"{hours} hours"
@@ -98,6 +102,6 @@ def locked_out(
     """Django-axes answers with this (``AXES_LOCKOUT_CALLABLE``) once sign-in is locked."""
     ctx = {
         "failure_limit": get_failure_limit(request, credentials),
-        "wait": _wait_text(get_cool_off(request)),
+        "wait": _wait_text(wait_left(request)),
     }
     return render(request, "accounts/locked_out.html", ctx, status=429)

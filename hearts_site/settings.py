@@ -158,8 +158,24 @@ LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
-AXES_COOLOFF_TIME = 1  # hours
+# Short lockouts that double from one to the next (accounts/lockout.py): a game site's players
+# mistype, and a lock that lasts an hour is itself a way to keep someone out.
+HEARTS_LOCKOUT_MINUTES = env_int("HEARTS_LOCKOUT_MINUTES", 1, minimum=1)
+HEARTS_LOCKOUT_MAX_MINUTES = env_int(
+    "HEARTS_LOCKOUT_MAX_MINUTES", 60, minimum=HEARTS_LOCKOUT_MINUTES
+)
+AXES_COOLOFF_TIME = "accounts.lockout.cool_off"
+# Each attempt row expires on its own time, since lockouts differ in length from name to name.
+AXES_USE_ATTEMPT_EXPIRATION = True
+# The failure log remembers the earlier lockouts that the next one doubles.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+# Knocking during a lockout neither lengthens it nor counts as another one.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
+# The client's address: behind proxies, from the header they append it to (docs/deploy.md).
+HEARTS_TRUSTED_PROXIES = env_int("HEARTS_TRUSTED_PROXIES", 0, minimum=0)
+HEARTS_CLIENT_IP_HEADER = env_str("HEARTS_CLIENT_IP_HEADER", "X-Forwarded-For")
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
 # Lock a name out from one address, so that people behind one address do not lock each other out.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a page that says how long to wait

@@ -97,7 +97,7 @@ def test_repeated_failures_lock_sign_in_and_say_to_wait(client: Client, settings
 
     assert locked.status_code == 429
     assert b"Too many sign-in attempts" in locked.content
-    assert b"Please wait an hour" in locked.content
+    assert b"Please wait a minute" in locked.content
 
     # Even the right password is refused until the cool-off ends.
     again = _sign_in(client, "alice")
