@@ -110,11 +110,28 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))
+# How long a Redis client waits for a reply, in seconds. It must outlast the longest blocking
+# read, or every idle socket dies with it: channels-redis waits 5 s in BZPOPMIN for a message
+# (RedisChannelLayer.brpop_timeout) and redis-py 8 cuts reads off after 5 s by default
+# (channels_redis#422). Yet it stays finite, so that a server that stops answering without
+# closing the connection (paused, a half-open link) fails the read and the socket reconnects.
+REDIS_SOCKET_TIMEOUT = 10.0
+REDIS_CONNECT_TIMEOUT = 5.0
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                    }
+                ],
+                "capacity": 1500,
+                "expiry": 30,
+            },
         }
     }
 else:
@@ -127,8 +144,23 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
-# A task is redelivered only after this long unacknowledged: well above the longest countdown.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A task is redelivered only after this long unacknowledged: well above the longest
+    # countdown.
+    "visibility_timeout": 3600,
+    # kombu blocks 1 s in BRPOP, well inside these; without a socket timeout a publish (a
+    # move's bot or deadline task) would wait forever on a server that stopped answering.
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+}
+# When Redis goes away (restarted, failed over) the worker and beat keep trying to reconnect,
+# however long it takes, also when it is not up yet as they start.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A move running as the connection drops finishes: it is in the database once committed, and
+# its task delivered again does nothing (the game's version has moved on).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # Turns whose deadline passed with no task to enforce it (a worker down, a task lost).
 HEARTS_SWEEP_SECONDS = env_float("HEARTS_SWEEP_SECONDS", 5.0)
 CELERY_BEAT_SCHEDULE = {
