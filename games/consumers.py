@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, NoReturn
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -47,14 +47,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        limit = settings.HEARTS_WS_MAX_MESSAGE
-        if text_data is None or len(text_data) > limit or len(text_data.encode()) > limit:
-            await self.send_error("That message is too long or not text")
-            return
         try:
-            data = json.loads(text_data)
-        except ValueError:
-            await self.send_error("That message is not JSON")
+            data = read_frame(text_data)
+        except services.ServiceError as error:
+            await self.send_error(str(error))
             return
         try:
             await database_sync_to_async(self._move)(data)
@@ -124,7 +120,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        pass  # the lobby only listens
+        # The lobby only listens; a frame still gets an answer, as at the table.
+        html = render_to_string("games/_flash.html", {"error": "The lobby takes no messages"})
+        await self.send(text_data=html)
 
     async def lobby_updated(self, event: dict[str, Any]) -> None:
         html = await database_sync_to_async(self._render)()
@@ -134,6 +132,39 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return render_to_string(
             "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
         )
+
+
+def read_frame(text_data: str | None) -> Any:
+    """The JSON value of a text frame, or a ServiceError saying why it has none.
+
+    Only plain JSON: NaN and Infinity are not JSON, and a key given twice could be read either
+    way. Python's parser recurses into nested arrays, so a deep frame raises RecursionError.
+    """
+    limit = settings.HEARTS_WS_MAX_MESSAGE
+    unfit = services.ServiceError("That message is too long or not text")
+    if text_data is None or len(text_data) > limit:
+        raise unfit
+    try:
+        size = len(text_data.encode())
+    except UnicodeEncodeError as error:  # a lone surrogate: no browser sends one
+        raise unfit from error
+    if size > limit:
+        raise unfit
+    try:
+        return json.loads(text_data, parse_constant=_not_json, object_pairs_hook=_object)
+    except (ValueError, RecursionError) as error:
+        raise services.ServiceError("That message is not JSON") from error
+
+
+def _not_json(constant: str) -> NoReturn:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        raise ValueError("a key is given twice")
+    return data
 
 
 def _query_value(scope: dict[str, Any], name: str) -> str | None:

@@ -436,7 +436,7 @@ def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
     version = data.get("version")
     if isinstance(version, str) and re.fullmatch(r"[0-9]{1,9}", version):
         version = int(version)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+    if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 10**9:
         raise ServiceError("A move must say which version of the table it was made on")
     cards = data.get("cards", [])
     if isinstance(cards, str):
