@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.validators import invisible_character_in
 from games.engine import (
     PRESETS,
     Clock,
@@ -154,6 +155,10 @@ def add_seed(table_id: int, user: User, text: str) -> None:
         raise ServiceError(f"An added seed is at most {ADDED_SEED_LENGTH} characters")
     if "\x00" in text or not _is_utf8(text):  # the database and SHA-256 of UTF-8 need these
         raise ServiceError("An added seed must be plain text")
+    if code := invisible_character_in(text):  # the other seats would see something else
+        raise ServiceError(
+            f"An added seed cannot contain invisible or direction-changing characters ({code})"
+        )
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status == Table.Status.PLAYING:  # open, or over and waiting for a rematch

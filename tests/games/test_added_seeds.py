@@ -221,3 +221,49 @@ def test_a_rematch_is_dealt_from_a_fresh_seed_whose_fingerprint_the_finished_tab
     table.refresh_from_db()
     assert bytes(table.next_seed) not in (bytes(first.seed), bytes(second.seed))
     assert Seat.objects.filter(table=table).exclude(added_seed="").count() == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("lucky \u202eseven", "U+202E"),  # right-to-left override: "seven" would read "neves"
+        ("lucky\u200bseven", "U+200B"),  # zero-width space
+        ("lucky \u2066seven\u2069", "U+2066"),  # left-to-right isolate
+        ("\u200flucky", "U+200F"),  # right-to-left mark
+    ],
+)
+def test_a_seed_with_an_invisible_or_direction_changing_character_is_refused_with_a_message(
+    text: str, code: str
+) -> None:
+    table, _, bob, _ = _alice_bob_carol_and_a_bot()
+    _add_seed(_logged_in(bob), table, "as typed")
+
+    page = _add_seed(_logged_in(bob), table, text)
+
+    assert f"An added seed cannot contain invisible or direction-changing characters ({code})" in (
+        page
+    )
+    assert _added_seeds(table) == ["", "as typed", "", ""]
+    with pytest.raises(ServiceError, match="invisible or direction-changing"):
+        services.add_seed(table.pk, bob, text)
+    assert _added_seeds(table) == ["", "as typed", "", ""]
+
+
+def test_a_seed_stored_with_a_direction_changing_character_is_shown_with_it_written_out() -> None:
+    table, alice, _, carol = _alice_bob_carol_and_a_bot()
+    Seat.objects.filter(table=table, index=1).update(added_seed="lucky \u202eseven")
+
+    seating = _table_page(_logged_in(carol), table)
+    game = services.start_game(table.pk, alice)
+    services.resign(game.pk, 1)
+    pages = [
+        seating,
+        _table_page(_logged_in(carol), table),
+        Client().get(reverse("game_detail", args=[game.pk])).content.decode(),
+        Client().get(reverse("game_verify", args=[game.pk])).content.decode(),
+    ]
+
+    assert Game.objects.get(pk=game.pk).added_seeds[1] == "lucky \u202eseven"  # dealt as typed
+    for page in pages:
+        assert "lucky [U+202E]seven" in page
+        assert "\u202e" not in page
