@@ -1,12 +1,16 @@
-from django.urls import path
+from django.urls import path, register_converter
+
+from hearts_site.converters import InviteCodeConverter
 
 from . import history, verification, views
+
+register_converter(InviteCodeConverter, "invite_code")
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("play/", views.play_now, name="play_now"),
     path("t/new/", views.table_create, name="table_create"),
-    path("t/join/<str:code>/", views.invite, name="invite"),
+    path("t/join/<invite_code:code>/", views.invite, name="invite"),
     path("t/<int:table_id>/", views.table, name="table"),
     path("t/<int:table_id>/sit/<int:index>/", views.seat_action, {"action": "sit"}, name="sit"),
     path("t/<int:table_id>/leave/", views.seat_action, {"action": "leave"}, name="leave"),

@@ -4,17 +4,17 @@ message), never a server error. alice hosts a table; a finished game has a repla
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat, Table
 from tests.ratings.finishing import people, play_out, start
+
+from .pages import parameters, site_patterns
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +91,12 @@ def test_a_button_for_a_table_id_past_the_largest_number_is_not_found(
     assert _client(alice).post(f"/t/{TWENTY_DIGITS}/{action}/").status_code == 404
 
 
+@pytest.mark.parametrize("url", ["/t/join/a%00b/", "/u/a%00b/", "/t/join/%E2%80%AE/"])
+def test_an_invite_link_or_profile_with_a_character_no_name_has_is_not_found(url: str) -> None:
+    """PostgreSQL refuses a NUL in a query: that was a server error."""
+    assert Client().get(url).status_code == 404
+
+
 # The replay's step and hand -------------------------------------------------------------------
 
 
@@ -125,17 +131,6 @@ def test_rules_nested_a_thousand_deep_are_refused_by_the_verify_form() -> None:
 # Methods --------------------------------------------------------------------------------------
 
 
-def _patterns(resolver: URLResolver) -> Iterator[URLPattern]:
-    """Every page of the site's own apps. Django's admin is left out: it is staff-only, and its
-    views read any method but POST as a GET."""
-    for entry in resolver.url_patterns:
-        if isinstance(entry, URLResolver):
-            if entry.namespace != "admin":
-                yield from _patterns(entry)
-        else:
-            yield entry
-
-
 def _site_urls(table: Table, game: Game) -> list[str]:
     """A URL for every page of the site's own apps, filled with ids that exist."""
     values = {
@@ -146,9 +141,8 @@ def _site_urls(table: Table, game: Game) -> list[str]:
         "username": "alice",
     }
     urls = []
-    for pattern in _patterns(get_resolver()):
-        names = pattern.pattern.regex.groupindex
-        kwargs = {name: values[name] for name in names}
+    for pattern in site_patterns():
+        kwargs = {name: values[name] for name in parameters(pattern)}
         urls.append(reverse(pattern.name, kwargs=kwargs))
     return urls
 
