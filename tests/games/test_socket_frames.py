@@ -193,6 +193,30 @@ async def test_a_version_too_large_for_any_game_is_refused(version: int) -> None
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+async def test_frames_at_a_finished_game_are_refused_and_the_socket_stays_open() -> None:
+    table = await database_sync_to_async(_three_people_playing)()
+    alice, _ = await open_table_socket(table.table_id, table.cookies["alice"])
+    bob, _ = await open_table_socket(table.table_id, table.cookies["bob"])
+    await bob.send_json_to({"action": "resign", "version": 0})
+    for socket in (alice, bob):
+        assert "resigned" in await socket.receive_from(timeout=TIMEOUT)
+    cards = await database_sync_to_async(_first_three)(table.game_id, 0)
+
+    for frame, says in [
+        (json.dumps(htmx_move("pass", cards, 1)), "The game is over"),
+        ('{"action": "resign", "version": 1}', "The game is over"),
+        ("[" * 1000, "not JSON"),
+        (b"\x00", "not text"),
+    ]:
+        await _refused_and_open(alice, frame, table, says)
+
+    assert await bob.receive_nothing(timeout=0.2)
+    for socket in (alice, bob):
+        await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("frame", ["{}", "[" * 1000, "x" * 10_000, b"\x00\xff"])
 async def test_a_frame_to_the_lobby_gets_an_error_and_the_lobby_still_hears_changes(
     frame: str | bytes,
