@@ -355,15 +355,28 @@ TIMEOUTS_TO_LEAVE = 3  # relaxed time-outs in a row that count as leaving the ta
 
 def _set_deadline(game: Game, match: Match, keep: bool) -> None:
     """The time by which the seats waited on must move: a fresh one for every turn, and one
-    for all the passes of a hand (``keep``: another seat's pass leaves it as it was)."""
-    if not seats_to_act(match):
+    for all the passes of a hand (``keep``: another seat's pass leaves it as it was).
+
+    When only bots are waited on, the deadline is their delay and a few seconds' grace: if
+    their task is lost (a worker killed while it held it), the sweep makes their move then,
+    rather than after a person's whole turn."""
+    waiting = seats_to_act(match)
+    if not waiting:
         game.deadline = None
         return
     passing = match.hand.phase is Phase.PASSING
-    if keep and passing and game.deadline is not None:
+    if set(waiting) <= bot_seats(game):
+        seconds = settings.HEARTS_BOT_DELAY + settings.HEARTS_BOT_GRACE
+    elif keep and passing and game.deadline is not None:
         return
-    seconds = settings.HEARTS_PASS_SECONDS if passing else settings.HEARTS_CARD_SECONDS
+    else:
+        seconds = settings.HEARTS_PASS_SECONDS if passing else settings.HEARTS_CARD_SECONDS
     game.deadline = timezone.now() + timedelta(seconds=seconds)
+
+
+def bot_seats(game: Game) -> set[int]:
+    """The seats of ``game`` that bots play."""
+    return set(game.players.filter(is_bot=True).values_list("seat", flat=True))
 
 
 def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:
@@ -399,7 +412,7 @@ def seats_to_act(match: Match) -> list[int]:
 def _after_change(game: Game, match: Match) -> None:
     """After commit: tell the table and the lobby, wake the bots, and set the clock."""
     waiting = seats_to_act(match)
-    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    bots = bot_seats(game)
     game_id, version, table, deadline = game.pk, game.version, game.table, game.deadline
     _table_changed(table, version)
     from .tasks import schedule_bots, schedule_deadline
@@ -423,8 +436,7 @@ def resume_clocks() -> int:
                 continue
             match = game.match()
             _set_deadline(game, match, keep=False)
-            bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
-            if all(seat in bots for seat in seats_to_act(match)):
+            if set(seats_to_act(match)) <= bot_seats(game):
                 game.deadline = timezone.now()
             game.save(update_fields=["deadline"])
             resumed += 1

@@ -64,7 +64,7 @@ def time_out(game_id: int, version: int) -> int:
     if game.deadline is None or timezone.now() < game.deadline:
         return 0
     match = game.match()
-    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    bots = services.bot_seats(game)
     waiting = services.seats_to_act(match)
     made = 0
     if any(seat in bots for seat in waiting):
@@ -94,7 +94,7 @@ def play_bots(game_id: int, version: int) -> int:
     if game is None or game.is_over or game.version != version:
         return 0
     match = game.match()
-    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    bots = services.bot_seats(game)
     bot = make_bot(game.table.bot_level)
     made = 0
     for seat in services.seats_to_act(match):

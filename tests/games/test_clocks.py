@@ -376,6 +376,21 @@ def test_the_sweep_moves_a_bot_whose_task_was_lost() -> None:
     ]
 
 
+def test_a_bots_turn_is_due_a_few_seconds_after_its_delay_not_a_persons_whole_turn(
+    settings: Any,
+) -> None:
+    settings.HEARTS_BOT_DELAY = 0.8
+    settings.HEARTS_BOT_GRACE = 3.0
+    game = against_bots()
+    assert 29 < seconds_until(game) <= 30  # alice passes too: she has her whole time
+    alice = fresh(game).match().hand.holding(0)[:3]
+
+    services.act(game.pk, 0, "pass", version=None, cards=[str(c) for c in alice])
+
+    # Only the bots' passes are awaited: their task, or the sweep if it is lost, moves soon.
+    assert 3.0 < seconds_until(game) <= 3.8
+
+
 def test_after_a_restart_the_turn_in_progress_gets_its_full_time_again() -> None:
     game = four_people()
     everyone_passes(game)
