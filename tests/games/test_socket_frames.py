@@ -94,9 +94,11 @@ def cards_shown(reply: str) -> set[Card]:
 
 
 def cards_named(frame: str | bytes) -> set[Card]:
-    """The cards a frame itself names: an error may repeat them to their sender."""
+    """The cards a frame itself names, in any way a reply could show them ("QS", "Q♠", "queen
+    of spades"): an error may repeat them to their sender."""
     text = frame.decode("latin1") if isinstance(frame, bytes) else frame
-    return {card for card in ALL_CARDS if str(card).lower() in text.lower()}
+    named = {card for card in ALL_CARDS if str(card).lower() in text.lower()}
+    return named | cards_shown(text)
 
 
 def test_the_card_finder_sees_every_way_a_card_is_shown() -> None:
@@ -104,6 +106,7 @@ def test_the_card_finder_sees_every_way_a_card_is_shown() -> None:
     assert cards_shown('<button data-card="QS">') == {queen}
     assert cards_shown("You do not hold the 10♥") == {ten}
     assert cards_shown("queen of spades, passed to you") == {queen}
+    assert cards_named('{"cards": "Q♠"}') == cards_named('{"cards": "qs"}') == {queen}
 
 
 # Frames one by one -------------------------------------------------------------------------
