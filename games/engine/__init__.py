@@ -97,7 +97,15 @@ from .rules import (
     TieRule,
     pass_direction_name,
 )
-from .view import SeatView, imagine_hand, seat_view
+from .view import (
+    HandTaken,
+    LastTrick,
+    SeatView,
+    imagine_hand,
+    last_trick,
+    seat_view,
+    taken_in_last_hand,
+)
 
 __all__ = [
     "ALL_CARDS",
@@ -113,6 +121,7 @@ __all__ = [
     "Hand",
     "HandDealt",
     "HandScored",
+    "HandTaken",
     "HeartsBroken",
     "HeartsError",
     "IllegalMoveError",
@@ -120,6 +129,7 @@ __all__ = [
     "InvalidPassError",
     "InvalidRulesError",
     "KittyTaken",
+    "LastTrick",
     "Match",
     "MatchEnded",
     "MatchOverError",
@@ -149,6 +159,7 @@ __all__ = [
     "fingerprint",
     "format_cards",
     "imagine_hand",
+    "last_trick",
     "legal_from",
     "mask_of",
     "new_seed",
@@ -158,4 +169,5 @@ __all__ = [
     "points_of",
     "seat_view",
     "shuffle",
+    "taken_in_last_hand",
 ]

@@ -104,6 +104,59 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
     )
 
 
+@dataclass(frozen=True)
+class LastTrick:
+    """The latest trick completed in a match: the ``number``-th (from 1) of hand
+    ``hand_number``. Its cards were all played face up, so everyone may see it."""
+
+    hand_number: int
+    number: int
+    trick: Trick
+
+    def cards_by_seat(self, players: int) -> list[tuple[int, Card]]:
+        """(seat, card) in the order played, from the leader round."""
+        trick = self.trick
+        return [(trick.seat_of(i, players), card) for i, card in enumerate(trick.cards)]
+
+
+def last_trick(match: Match) -> LastTrick | None:
+    """The latest trick completed: this hand's, or before its first is complete, the last
+    trick of the hand before (``None`` before any trick is complete).
+
+    >>> from .rules import Rules
+    >>> last_trick(Match(Rules(), bytes(32))) is None
+    True
+    """
+    hand = match.hand
+    if hand.tricks:
+        return LastTrick(hand.number, len(hand.tricks), hand.tricks[-1])
+    before = match.hands[-1] if match.hands else None
+    if before is None or not before.tricks or before is hand:
+        return None
+    return LastTrick(before.number, len(before.tricks), before.tricks[-1])
+
+
+@dataclass(frozen=True)
+class HandTaken:
+    """What each seat took face up in the latest finished hand: the cards of its tricks, in
+    the order they fell. The kitty stays face down; ``kitty_taker`` says who took it."""
+
+    hand_number: int
+    cards: tuple[tuple[Card, ...], ...]
+    kitty_taker: int | None
+
+
+def taken_in_last_hand(match: Match) -> HandTaken | None:
+    """Each seat's tricks' cards in the latest finished (scored) hand, if any."""
+    if not match.hands:
+        return None
+    hand = match.hands[-1]
+    cards: list[list[Card]] = [[] for _ in range(hand.players)]
+    for trick in hand.tricks:
+        cards[trick.winner].extend(trick.cards)
+    return HandTaken(hand.number, tuple(map(tuple, cards)), hand.kitty_taker)
+
+
 def _tuple(cards: list[Card] | None) -> tuple[Card, ...] | None:
     return None if cards is None else tuple(cards)
 
