@@ -11,7 +11,16 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from games.engine import Card, Match, Phase, SeatView, seat_view
+from games.engine import (
+    Card,
+    LastTrick,
+    Match,
+    Phase,
+    SeatView,
+    last_trick,
+    seat_view,
+    taken_in_last_hand,
+)
 
 from .models import Game, GamePlayer, Table
 
@@ -100,6 +109,23 @@ class CardInfo:
     received: bool  # passed to this seat this hand: shown with a brass tab
 
 
+@dataclass(frozen=True)
+class TrickShown:
+    """A completed trick on screen: each card by the seat that played it, and who took it."""
+
+    key: str  # hand and trick, "2-5": the page tells one trick from the next by it
+    cards: list[tuple[str, PlayerInfo, Card, bool]]  # position, player, card, took the trick
+    taker: str  # "Bob takes the trick: 2 points"
+    past_hand: bool  # the last trick of the hand before, shown until this hand's first card
+
+
+@dataclass(frozen=True)
+class TakenShown:
+    player: PlayerInfo
+    cards: list[Card]
+    kitty: bool  # took the kitty too, face down
+
+
 def _positions(players: int, me: int | None) -> list[str]:
     layouts = {
         3: ["bottom", "left", "right"],
@@ -165,6 +191,8 @@ def build_context(
         "players": infos,
         "hand_cards": hand,
         "trick": [(positions[seat], infos[seat], card) for seat, card in view.trick],
+        **_tricks_shown(match, view, positions, infos),
+        "hand_taken": _hand_taken(match, infos),
         "passing": view.phase is Phase.PASSING and not game.is_over,
         "my_pass_done": me is not None and view.has_passed[me],
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not game.is_over,
@@ -178,6 +206,51 @@ def build_context(
         "seconds_left": _seconds_left(game),
         "timed_out": _timed_out(match, infos),
     }
+
+
+def _tricks_shown(
+    match: Match, view: SeatView, positions: list[str], infos: list[PlayerInfo]
+) -> dict[str, TrickShown | None]:
+    """The completed trick on the table while the next is not led yet, and the one a player
+    may look at again (the "Last trick" button) while the next is under way."""
+    latest = last_trick(match)
+    shown = None if latest is None else _trick_shown(latest, match, positions, infos)
+    if shown is None or view.trick:
+        return {
+            "completed_trick": None,
+            "last_trick": None if shown is None or shown.past_hand else shown,
+        }
+    return {"completed_trick": shown, "last_trick": None}
+
+
+def _trick_shown(
+    latest: LastTrick, match: Match, positions: list[str], infos: list[PlayerInfo]
+) -> TrickShown:
+    winner, points = infos[latest.trick.winner], latest.trick.points
+    taker = "You take the trick" if winner.is_me else f"{winner.name} takes the trick"
+    if points:
+        taker += f": {points} point{'s' if points != 1 else ''}"
+    return TrickShown(
+        key=f"{latest.hand_number}-{latest.number}",
+        cards=[
+            (positions[seat], infos[seat], card, seat == winner.seat)
+            for seat, card in latest.cards_by_seat(match.players)
+        ],
+        taker=taker,
+        past_hand=latest.hand_number != match.hand.number,
+    )
+
+
+def _hand_taken(match: Match, infos: list[PlayerInfo]) -> list[TakenShown]:
+    """Each seat's taken cards in the hand just scored, shown with its score (as long as
+    :func:`_last_hand`'s summary)."""
+    taken = taken_in_last_hand(match)
+    if taken is None or (match.hand.cards_played and not match.is_over):
+        return []
+    return [
+        TakenShown(info, sorted(cards, key=lambda card: card.index), taken.kitty_taker == info.seat)
+        for info, cards in zip(infos, taken.cards, strict=True)
+    ]
 
 
 def _deadline_ms(game: Game) -> int | None:

@@ -70,6 +70,7 @@ class Knowledge:
     holding: tuple[tuple[Card, ...], ...]  # in each hand now
     passed: tuple[frozenset[Card], ...]  # what each seat chose to pass this hand
     played: frozenset[Card]  # every card played this hand: public
+    before: frozenset[Card] = frozenset()  # played in the hand before: public too
 
     @classmethod
     def of(cls, match: Match) -> Knowledge:
@@ -84,6 +85,9 @@ class Knowledge:
             holding=tuple(tuple(hand.holding(seat)) for seat in range(match.players)),
             passed=tuple(frozenset(hand.passed(seat) or ()) for seat in range(match.players)),
             played=frozenset(played),
+            before=frozenset(card for trick in match.hands[-1].tricks for card in trick.cards)
+            if match.hands
+            else frozenset(),
         )
 
     def cards_of_seat(self, seat: int | None) -> frozenset[Card]:
@@ -99,7 +103,15 @@ class Knowledge:
         return frozenset(hidden - self.cards_of_seat(seat) - self.played)
 
 
+# What the table shows of the hand before (its last trick, what each seat took) until this
+# hand's first card: checked against that hand's played cards, not this hand's.
+PAST_HAND = re.compile(r"<section[^>]*\bdata-past-hand\b[^>]*>.*?</section>", re.DOTALL)
+
+
 def assert_nothing_hidden_shown(fragment: str, seat: int | None, known: Knowledge) -> None:
+    for past in PAST_HAND.findall(fragment):
+        assert mentioned_cards(past) <= known.before, f"seat {seat} was told of a hidden card"
+    fragment = PAST_HAND.sub("", fragment)
     mine = known.cards_of_seat(seat)
     hand_buttons = parse_cards(data_cards(fragment))
     assert set(hand_buttons) <= mine, f"seat {seat} was shown {set(hand_buttons) - mine}"
