@@ -1,7 +1,8 @@
 // The live table: lift, play and pass cards by mouse, touch or keyboard. The server renders
 // the table; this file only keeps the lifted cards across its updates and sends moves through
 // the htmx websocket form (#move-form). Keys: arrows move along the hand, Enter or Space lifts
-// and plays, P passes the three chosen cards, M turns the sound off and on.
+// and plays, P passes the three chosen cards, L shows the last trick again (Escape puts it
+// away), M turns the sound off and on.
 (function () {
   "use strict";
 
@@ -30,6 +31,38 @@
   function announce(message) {
     announcer().textContent = "";
     window.setTimeout(() => { announcer().textContent = message; }, 50);
+  }
+
+  // The last trick, looked at again ("Last trick" or L) while the next is under way. It stays
+  // open across the server's updates as long as it is the same trick (its data-trick).
+  let lastTrickOpen = null;
+  let lastTrickFocused = false;
+
+  function showLastTrick() {
+    const panel = document.getElementById("last-trick");
+    const open = panel !== null && lastTrickOpen === panel.dataset.trick;
+    if (!open) lastTrickOpen = null;
+    if (panel) panel.hidden = !open;
+    const button = document.getElementById("last-trick-button");
+    if (button) button.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+
+  function spoken(region) {
+    const words = Array.from(region.querySelectorAll(".visually-hidden"), (el) => el.textContent);
+    const taker = region.querySelector(".trick-taker");
+    return [...words, taker ? taker.textContent : ""].join(", ").replace(/\s+/g, " ").trim();
+  }
+
+  function toggleLastTrick() {
+    const panel = document.getElementById("last-trick");
+    if (!panel) {
+      const table = document.querySelector("#trick.complete");
+      announce(table ? spoken(table) : "No trick has been taken yet.");
+      return;
+    }
+    lastTrickOpen = lastTrickOpen === panel.dataset.trick ? null : panel.dataset.trick;
+    showLastTrick();
+    if (lastTrickOpen) announce(spoken(panel));
   }
 
   function send(action, cards, choice) {
@@ -148,6 +181,8 @@
       if (card) playCard(card);
     } else if (target.closest(".moon-choice")) {
       send("moon", [], target.closest(".moon-choice").dataset.choice);
+    } else if (target.closest("#last-trick-button")) {
+      toggleLastTrick();
     } else if (target.closest("#resign-button")) {
       if (window.confirm("Resign this game? It ends at once and you are placed last.")) {
         send("resign", []);
@@ -183,6 +218,11 @@
     const typing = target && target.closest("input, textarea, select");
     if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "p" || event.key === "P") passCards();
+    if (event.key === "l" || event.key === "L") toggleLastTrick();
+    if (event.key === "Escape" && lastTrickOpen) {
+      lastTrickOpen = null;
+      showLastTrick();
+    }
     if (event.key === "m" || event.key === "M") {
       muted = !muted;
       localStorage.setItem("hearts-muted", muted ? "1" : "0");
@@ -213,9 +253,16 @@
   document.addEventListener("pointerup", () => window.clearTimeout(pressTimer));
 
   // After every update from the server: lifted cards stay lifted, focus stays on its card.
+  document.addEventListener("htmx:wsBeforeMessage", () => {
+    const focused = document.activeElement;
+    lastTrickFocused = focused !== null && focused.id === "last-trick-button";
+  });
   document.addEventListener("htmx:wsAfterMessage", () => {
     refresh();
     hideTip();
+    showLastTrick();
+    const button = document.getElementById("last-trick-button");
+    if (lastTrickFocused && button && document.activeElement === document.body) button.focus();
     const cards = handCards();
     if (usingKeyboard && focusedCard && cards.length) {
       const same = cards.find((el) => el.dataset.card === focusedCard) || cards[0];

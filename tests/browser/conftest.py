@@ -31,6 +31,9 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 BIN_DIR = Path(sys.executable).parent
 STARTUP_SECONDS = 40
 BOT_DELAY = "0.05"
+# How long a completed trick stays on the table before a bot leads again: long enough for every
+# screen to show it, short enough to keep a whole hand quick.
+TRICK_PAUSE = "0.5"
 
 # Counts what the page showed, from before any of its own scripts run: the most cards ever in
 # #hand, and how many live updates htmx has swapped in.
@@ -143,6 +146,7 @@ def _site_environment(var_dir: Path) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="hearts_site.settings",
         HEARTS_VAR_DIR=str(var_dir),
         HEARTS_BOT_DELAY=BOT_DELAY,
+        HEARTS_TRICK_PAUSE=TRICK_PAUSE,
         PYTHONUNBUFFERED="1",
     )
     return env
