@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -15,6 +16,8 @@ from django.urls import reverse
 from games import services
 from games.engine import Match, Phase
 from games.models import Game
+
+from .sockets import open_table_socket, session_cookie
 
 pytestmark = pytest.mark.django_db
 
@@ -224,3 +227,28 @@ def test_the_hand_before_is_gone_from_the_table_once_the_next_hand_is_led() -> N
         assert len(_played(table)) == 1
         assert not page.find(cls="hand-taken")
         assert not page.find(id="last-trick-button")
+
+
+def _connect_and_read(table_id: int, cookie: str | None) -> str:
+    async def read() -> str:
+        socket, first = await open_table_socket(table_id, cookie)
+        await socket.disconnect()
+        return first
+
+    return async_to_sync(read)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_that_connects_after_a_trick_is_taken_is_sent_it_with_its_taker() -> None:
+    game, _ = _four_people()
+    match = _play_until(game, lambda m: len(m.hand.tricks) == 2)
+    taker = NAMES[match.hand.tricks[-1].winner]
+    bob = User.objects.get(username="bob")
+
+    for viewer, cookie in (("bob", session_cookie(bob)), ("spectator", None)):
+        [table] = parse(_connect_and_read(game.table_id, cookie)).find(id="trick")
+        assert table.attrs["data-trick"] == "1-2", viewer
+        assert len(_played(table)) == 4
+        words = table.find(cls="trick-taker")[0].words()
+        you = viewer == "bob" and taker == "bob"
+        assert words.startswith("You take the trick" if you else f"{taker} takes the trick")
