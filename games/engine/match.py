@@ -1,6 +1,9 @@
 """A match: hands dealt from one seed until somebody reaches the target, or the game ends early.
 
-The move log and the seed are the whole record: :meth:`Match.from_json` replays them.
+The move log and the seed are the whole record: :meth:`Match.from_json` replays them. For live
+play, :meth:`Match.to_snapshot` keeps the state in a bounded JSON value (the finished hands'
+points and only the last finished hand's and the current hand's moves), which
+:meth:`Match.from_snapshot` restores exactly, whatever the number of hands played.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from .hand import Hand, Move, Phase
 from .rules import Rules, TieRule
 
 END_REASONS = ("target", "resigned", "left", "timed out")
+SNAPSHOT_FORMAT = 1  # changes whenever what a snapshot holds changes
 
 
 def places_for(totals: Sequence[int], last: int | None = None) -> tuple[int, ...]:
@@ -65,8 +69,14 @@ class Match:
         if self.added_seeds and len(self.added_seeds) != rules.players:
             raise IllegalMoveError("Added seeds are one per seat (an empty one for none)")
         self.totals: tuple[int, ...] = (0,) * rules.players
-        self.hands: list[Hand] = []  # finished hands, in order
+        # Finished hands, in order, and every move. A match restored from a snapshot holds
+        # only the last finished hand and the moves since it began: what came before is
+        # summed up in the three fields below (nothing, for a match played from the start).
+        self.hands: list[Hand] = []
         self.moves: list[Move] = []
+        self._earlier_points: list[tuple[int, ...]] = []
+        self._earlier_moves = 0
+        self._earlier_cards = 0
         self.result: Result | None = None
         self.hand = self._deal(1)
 
@@ -85,15 +95,25 @@ class Match:
     @property
     def version(self) -> int:
         """The number of moves so far: the site's optimistic-locking version."""
-        return len(self.moves)
+        return self._earlier_moves + len(self.moves)
+
+    @property
+    def has_whole_log(self) -> bool:
+        """Whether ``moves`` and ``hands`` hold the whole game (not so once restored from a
+        snapshot with earlier hands)."""
+        return self._earlier_moves == 0
 
     @property
     def cards_played(self) -> int:
-        return sum(h.cards_played for h in self.hands) + self.hand.cards_played
+        hands = (
+            self.hands if self.hands and self.hands[-1] is self.hand else [*self.hands, self.hand]
+        )
+        return self._earlier_cards + sum(h.cards_played for h in hands)
 
     def hand_points(self) -> list[tuple[int, ...]]:
         """The points each finished hand added to the totals."""
-        return [hand.points for hand in self.hands if hand.points is not None]
+        kept = [hand.points for hand in self.hands if hand.points is not None]
+        return [*self._earlier_points, *kept]
 
     def _deal(self, number: int) -> Hand:
         return Hand.deal(self.rules, self.seed, number, self.added_seeds, self.totals)
@@ -164,6 +184,8 @@ class Match:
 
     def to_json(self) -> dict[str, Any]:
         """The record: rules, seed, added seeds and every move. Publish only once it is over."""
+        if not self.has_whole_log:
+            raise RecordError("A match restored from a snapshot lacks its earlier moves")
         return {
             "rules": self.rules.to_json(),
             "seed": self.seed.hex(),
@@ -194,7 +216,65 @@ class Match:
             match.apply(move)
         return match
 
+    # Snapshots ---------------------------------------------------------------------------
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """The state as JSON for live play: the finished hands' points and the moves of only
+        the last finished hand and the current one, so its size (and the work
+        :meth:`from_snapshot` does) is bounded however long the match. It holds the seed and
+        every pass: keep it as secret as the seed."""
+        kept = self.hands[-1:]
+        if not kept or kept[-1] is not self.hand:
+            kept.append(self.hand)
+        first = kept[0]
+        moves = [move for hand in kept for move in hand.moves]
+        if self.result is not None and self.result.reason != "target":
+            moves.append(self.moves[-1])  # the resignation, which no hand logs
+        earlier = len(self.hand_points()) - (1 if self.hands else 0)
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "rules": self.rules.to_json(),
+            "seed": self.seed.hex(),
+            "added_seeds": list(self.added_seeds),
+            "version": self.version,
+            "hand_number": first.number,
+            "totals": list(first.totals_before),
+            "hand_points": [list(points) for points in self.hand_points()[:earlier]],
+            "cards_played": self.cards_played - sum(hand.cards_played for hand in kept),
+            "moves": [move.to_json() for move in moves],
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Match:
+        """The match :meth:`to_snapshot` saved: its earlier hands summed up, the rest replayed.
+
+        >>> match = Match(Rules(), bytes(32))
+        >>> copy = Match.from_snapshot(match.to_snapshot())
+        >>> copy.snapshot() == match.snapshot(), copy.version
+        (True, 0)
+        """
+        try:
+            if data["format"] != SNAPSHOT_FORMAT:
+                raise RecordError(f"A snapshot of format {data['format']!r}")
+            match = cls(
+                Rules.from_json(data["rules"]), bytes.fromhex(data["seed"]), data["added_seeds"]
+            )
+            moves = [Move.from_json(move) for move in data["moves"]]
+            match.totals = tuple(int(total) for total in data["totals"])
+            match._earlier_points = [tuple(map(int, points)) for points in data["hand_points"]]
+            match._earlier_cards = int(data["cards_played"])
+            match._earlier_moves = int(data["version"]) - len(moves)
+            match.hand = match._deal(int(data["hand_number"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"Not a snapshot: {error}") from error
+        if len(match.totals) != match.players or match._earlier_moves < 0:
+            raise RecordError("Not a snapshot: its totals or version do not fit")
+        for move in moves:
+            match.apply(move)
+        return match
+
     def snapshot(self) -> dict[str, Any]:
+        """Everything about the state, in plain values: equal snapshots, equal states."""
         return {
             "totals": self.totals,
             "hand_points": self.hand_points(),
