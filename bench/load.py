@@ -114,7 +114,7 @@ def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
     webs, workers, concurrency = (1, 1, 2) if args.layout == "one" else (2, 2, 1)
     ports = [free_port() for _ in range(webs)]
     layout = Layout(env, var_dir, ports, workers, concurrency)
-    layout.start(log=var_dir / "site.log")
+    layout.start(log=args.log)
     layout.wait_ready()
     return Site(layout, redis, database)
 
@@ -144,7 +144,7 @@ def _postgres(*statements: str) -> None:
 def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
     """Each process's CPU time with its children's (Celery's pool), the machine's PostgreSQL
     server (every postgres process: others' use too) and this benchmark's clients."""
-    import psutil
+    import psutil  # type: ignore[import-untyped]
 
     seconds: dict[str, float] = {}
     for name, pid in pids.items():
@@ -362,6 +362,10 @@ async def play(
                         await socket.send(json.dumps(move))
     except websockets.ConnectionClosed:
         stats.closed += 1
+        return False
+    except (websockets.InvalidHandshake, OSError, TimeoutError) as error:
+        reason = f"socket not opened: {error}"
+        stats.refused[reason] = stats.refused.get(reason, 0) + 1
         return False
 
 
@@ -582,7 +586,14 @@ def main() -> int:
     parser.add_argument("--layout", default="one", choices=["one", "two"])
     parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / f"hearts-load-{os.getpid()}.log",
+        help="the site processes' output",
+    )
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each round as it ends
     args.think = tuple(float(part) for part in args.think.split(","))
     counts = [int(part) for part in args.tables.split(",")]
     rounds = []
@@ -601,6 +612,7 @@ def main() -> int:
         f"result, {replays['running']} running ones to their version; "
         f"{replays['mismatched']} mismatched"
     )
+    print(f"the site's log: {args.log}")
     if args.json:
         args.json.write_text(json.dumps({"rounds": rounds, "replays": replays}, indent=1))
     return 1 if replays["mismatched"] else 0

@@ -77,11 +77,14 @@ class Layout:
     def start(self, log: Path | None = None) -> None:
         self.var_dir.mkdir(parents=True, exist_ok=True)
         output = open(log, "ab") if log else None  # noqa: SIM115 (kept open for the children)
+        # This checkout's code, not whichever one the virtualenv's editable install points at.
+        path = os.pathsep.join(filter(None, [str(ROOT), self.env.get("PYTHONPATH")]))
+        env = {**self.env, "PYTHONPATH": path}
         for name, command in self.commands().items():
             self.processes[name] = subprocess.Popen(
                 command,
                 cwd=ROOT,
-                env=self.env,
+                env=env,
                 stdout=output,
                 stderr=subprocess.STDOUT if output else None,
                 start_new_session=True,  # stopped as a group, with Celery's pool
