@@ -1,11 +1,14 @@
 """Tables, their seats, the games played at them and each game's append-only move log.
 
 The move log and the seed are the source of truth: ``Game.match()`` rebuilds the engine's state
-from them. Nothing here changes a game: ``games.services`` does, under a lock.
+from them. Live play reads ``Game.live_match()`` instead, from the snapshot the services save
+with every move, so a move's work does not grow with the game. Nothing here changes a game:
+``games.services`` does, under a lock.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -17,6 +20,7 @@ from games.engine import (
     PRESETS,
     Match,
     Move,
+    RecordError,
     Rules,
     fingerprint,
     format_cards,
@@ -25,6 +29,8 @@ from games.engine import (
 )
 
 ADDED_SEED_LENGTH = 200  # characters a person may add to a deal
+
+log = logging.getLogger(__name__)
 
 
 def _invite_code() -> str:
@@ -134,6 +140,9 @@ class Game(models.Model):
     rated = models.BooleanField(default=False)
     result = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The engine's state after the last move (Match.to_snapshot), stamped with its version;
+    # it holds the seed and the passes, so it is as secret as they are.
+    snapshot = models.JSONField(null=True, blank=True, editable=False)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -159,10 +168,41 @@ class Game(models.Model):
         return [row.to_engine() for row in self.moves.order_by("number")]
 
     def match(self) -> Match:
-        """The engine's state, rebuilt from the seed and the move log."""
+        """The engine's state, rebuilt from the seed and the whole move log: for records."""
         return Match.replay(
             Rules.from_json(self.rules), bytes(self.seed), self.engine_moves(), self.added_seeds
         )
+
+    def live_match(self) -> Match:
+        """The engine's state for live play, restored from the snapshot (a bounded amount of
+        work however long the game). A snapshot missing, unreadable, of another version or of
+        another deal or rules than the game's is logged and the log replayed instead."""
+        snapshot = self.snapshot
+        stamp = snapshot.get("version") if isinstance(snapshot, dict) else None
+        if stamp != self.version:
+            log.warning(
+                "Game %s: snapshot of version %s, not %s; replaying its log",
+                self.pk,
+                stamp,
+                self.version,
+            )
+            return self.match()
+        assert isinstance(snapshot, dict)
+        try:
+            match = Match.from_snapshot(snapshot)
+        except RecordError as error:
+            log.warning("Game %s: unreadable snapshot (%s); replaying its log", self.pk, error)
+            return self.match()
+        game = (bytes(self.seed), tuple(self.added_seeds), Rules.from_json(self.rules))
+        if (match.seed, match.added_seeds, match.rules) != game:
+            log.warning("Game %s: snapshot of another deal or rules; replaying its log", self.pk)
+            return self.match()
+        return match
+
+    def keep_snapshot(self, match: Match) -> None:
+        """Take ``match`` (this game's state after its latest move) as the snapshot to save."""
+        assert match.version == self.version
+        self.snapshot = match.to_snapshot()
 
 
 class GamePlayer(models.Model):

@@ -140,7 +140,7 @@ def _positions(players: int, me: int | None) -> list[str]:
 
 def table_view(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
     """Everything the table page shows to ``user``: only what their seat may know."""
-    match = game.match()
+    match = game.live_match()
     players = list(game.players.select_related("user"))
     me = next(
         (

@@ -1,9 +1,10 @@
 """The write path: every change to a table or a game goes through these functions.
 
 A move is checked and applied in one transaction that holds a lock on the game row: lock,
-check the version the client saw, replay the log into the engine, apply, append to the log,
-save with version + 1. Only after the commit are the tables told (no cards in the message) and
-the bots woken. People, bots and time-outs all come through :func:`act`.
+check the version the client saw, restore the engine's state from the game's snapshot (never
+the whole log), apply, append to the log, save with version + 1 and the new snapshot. Only
+after the commit are the tables told (no cards in the message) and the bots woken. People,
+bots and time-outs all come through :func:`act`.
 """
 
 from __future__ import annotations
@@ -241,7 +242,8 @@ def start_game(table_id: int, user: User) -> Game:
         table.seats.update(added_seed="")
         match = Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds)
         _set_deadline(game, match, keep=False)
-        game.save(update_fields=["deadline"])
+        game.keep_snapshot(match)
+        game.save(update_fields=["deadline", "snapshot"])
         _after_change(game, match)
     return game
 
@@ -305,7 +307,7 @@ def act(
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.is_over:
             raise ServiceError("The game is over")
-        match = game.match()
+        match = game.live_match()
         if version is not None and version != game.version:
             # Passes are made at the same time: one seen before another seat's pass of the
             # same hand still stands. Anything else made on an old table is refused.
@@ -321,6 +323,7 @@ def act(
             raise ServiceError(str(error)) from error
         game.version += 1
         MoveRecord.of(game, game.version, match.moves[-1]).save()
+        game.keep_snapshot(match)
         if kind != "resign":
             game.players.filter(seat=seat).update(
                 timeouts_in_a_row=F("timeouts_in_a_row") + 1 if timeout else 0

@@ -63,7 +63,7 @@ def time_out(game_id: int, version: int) -> int:
         return 0
     if game.deadline is None or timezone.now() < game.deadline:
         return 0
-    match = game.match()
+    match = game.live_match()
     bots = services.bot_seats(game)
     waiting = services.seats_to_act(match)
     made = 0
@@ -93,7 +93,7 @@ def play_bots(game_id: int, version: int) -> int:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.is_over or game.version != version:
         return 0
-    match = game.match()
+    match = game.live_match()
     bots = services.bot_seats(game)
     bot = make_bot(game.table.bot_level)
     made = 0
@@ -110,7 +110,7 @@ def play_bots(game_id: int, version: int) -> int:
         version = outcome.version
         if view.phase is not Phase.PASSING:
             return made  # one card at a time, so that people can follow the play
-        match = Game.objects.get(pk=game_id).match()
+        match = Game.objects.get(pk=game_id).live_match()
     return made
 
 

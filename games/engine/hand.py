@@ -663,6 +663,71 @@ class Hand:
             hand.apply(move)
         return hand
 
+    def to_state(self) -> dict[str, Any]:
+        """The whole state in JSON values (cards as bit masks), for :meth:`from_state` to
+        restore without replaying a move: the part of a match's snapshot that is one hand."""
+        return {
+            "number": self.number,
+            "totals": list(self.totals_before),
+            "dealt": list(self.dealt),
+            "kitty": self.kitty,
+            "phase": self.phase.value,
+            "hands": list(self._hands),
+            "passes": list(self._passes),
+            "taken": list(self._taken),
+            "won": list(self._won),
+            "trick": list(self.trick),
+            "tricks": [
+                [t.leader, [card.index for card in t.cards], t.winner, t.points]
+                for t in self.tricks
+            ],
+            "leader": self.leader,
+            "turn": self.turn,
+            "must_lead": self._must_lead,
+            "hearts_broken": self.hearts_broken,
+            "kitty_taker": self.kitty_taker,
+            "shooter": self.shooter,
+            "sun": self.sun,
+            "points": None if self.points is None else list(self.points),
+            "moves": [move.to_json() for move in self.moves],
+        }
+
+    @classmethod
+    def from_state(cls, rules: Rules, data: dict[str, Any]) -> Hand:
+        """The hand :meth:`to_state` saved (a :class:`RecordError` for anything else)."""
+        try:
+            hand = cls.__new__(cls)
+            dealt = [int(mask) for mask in data["dealt"]]
+            hand._setup(rules, int(data["number"]), dealt, int(data["kitty"]), data["totals"])
+            hand.phase = Phase(data["phase"])
+            hand._hands = [int(mask) for mask in data["hands"]]
+            hand._passes = [int(mask) for mask in data["passes"]]
+            hand._taken = [int(mask) for mask in data["taken"]]
+            hand._won = [int(count) for count in data["won"]]
+            hand.trick = [int(index) for index in data["trick"]]
+            hand.tricks = [
+                Trick(
+                    int(leader), tuple(ALL_CARDS[int(i)] for i in cards), int(winner), int(points)
+                )
+                for leader, cards, winner, points in data["tricks"]
+            ]
+            hand.leader, hand.turn = int(data["leader"]), int(data["turn"])
+            hand._must_lead = int(data["must_lead"])
+            hand.hearts_broken = bool(data["hearts_broken"])
+            hand.kitty_taker = _seat_or_none(data["kitty_taker"])
+            hand.shooter = _seat_or_none(data["shooter"])
+            hand.sun = bool(data["sun"])
+            points = data["points"]
+            hand.points = None if points is None else tuple(int(p) for p in points)
+            hand.moves = [Move.from_json(move) for move in data["moves"]]
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise RecordError(f"Not a hand's state: {error!r}") from error
+        n = rules.players
+        lists = (hand._hands, hand._passes, hand._taken, hand._won, hand.dealt)
+        if any(len(values) != n for values in lists) or len(hand.totals_before) != n:
+            raise RecordError("Not a hand's state: it is not one of these rules' tables")
+        return hand
+
     def snapshot(self) -> dict[str, Any]:
         """Everything about the state, in plain values: equal snapshots, equal states."""
         return {
@@ -679,6 +744,10 @@ class Hand:
             "points": self.points,
             "moves": [move.to_json() for move in self.moves],
         }
+
+
+def _seat_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def _check_deal(

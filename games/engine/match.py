@@ -20,7 +20,21 @@ from .hand import Hand, Move, Phase
 from .rules import Rules, TieRule
 
 END_REASONS = ("target", "resigned", "left", "timed out")
-SNAPSHOT_FORMAT = 1  # changes whenever what a snapshot holds changes
+SNAPSHOT_FORMAT = 2  # changes whenever what a snapshot holds changes
+
+
+def _result_of(data: dict[str, Any]) -> Result:
+    forfeited = data["forfeited"]
+    return Result(
+        str(data["reason"]),
+        tuple(int(place) for place in data["places"]),
+        tuple(int(total) for total in data["totals"]),
+        None if forfeited is None else int(forfeited),
+    )
+
+
+def _result_json(result: Result) -> dict[str, Any]:
+    return {**vars(result), "places": list(result.places), "totals": list(result.totals)}
 
 
 def places_for(totals: Sequence[int], last: int | None = None) -> tuple[int, ...]:
@@ -219,34 +233,33 @@ class Match:
     # Snapshots ---------------------------------------------------------------------------
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The state as JSON for live play: the finished hands' points and the moves of only
-        the last finished hand and the current one, so its size (and the work
-        :meth:`from_snapshot` does) is bounded however long the match. It holds the seed and
-        every pass: keep it as secret as the seed."""
-        kept = self.hands[-1:]
-        if not kept or kept[-1] is not self.hand:
-            kept.append(self.hand)
-        first = kept[0]
-        moves = [move for hand in kept for move in hand.moves]
-        if self.result is not None and self.result.reason != "target":
-            moves.append(self.moves[-1])  # the resignation, which no hand logs
-        earlier = len(self.hand_points()) - (1 if self.hands else 0)
+        """The state as JSON for live play: the totals, the finished hands' points, the whole
+        state of the current hand and of the one before (which the table still shows), and
+        no more, so its size and the work :meth:`from_snapshot` does are the same however
+        long the match. It holds the seed and every hand: keep it as secret as the seed."""
+        over_at_target = bool(self.hands) and self.hands[-1] is self.hand
+        resigned = self.result is not None and self.result.reason != "target"
+        kept = self.hands[-1:] if over_at_target else [*self.hands[-1:], self.hand]
+        earlier = self.hand_points()[: len(self.hand_points()) - (1 if self.hands else 0)]
         return {
             "format": SNAPSHOT_FORMAT,
             "rules": self.rules.to_json(),
             "seed": self.seed.hex(),
             "added_seeds": list(self.added_seeds),
             "version": self.version,
-            "hand_number": first.number,
-            "totals": list(first.totals_before),
-            "hand_points": [list(points) for points in self.hand_points()[:earlier]],
+            "totals": list(self.totals),
+            "hand_points": [list(points) for points in earlier],
             "cards_played": self.cards_played - sum(hand.cards_played for hand in kept),
-            "moves": [move.to_json() for move in moves],
+            "last_hand": self.hands[-1].to_state() if self.hands else None,
+            "hand": None if over_at_target else self.hand.to_state(),
+            # The resignation, which no hand logs.
+            "resigned": self.moves[-1].to_json() if resigned else None,
+            "result": None if self.result is None else _result_json(self.result),
         }
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any]) -> Match:
-        """The match :meth:`to_snapshot` saved: its earlier hands summed up, the rest replayed.
+        """The match :meth:`to_snapshot` saved, restored without replaying a move.
 
         >>> match = Match(Rules(), bytes(32))
         >>> copy = Match.from_snapshot(match.to_snapshot())
@@ -256,21 +269,29 @@ class Match:
         try:
             if data["format"] != SNAPSHOT_FORMAT:
                 raise RecordError(f"A snapshot of format {data['format']!r}")
-            match = cls(
-                Rules.from_json(data["rules"]), bytes.fromhex(data["seed"]), data["added_seeds"]
-            )
-            moves = [Move.from_json(move) for move in data["moves"]]
+            rules = Rules.from_json(data["rules"])
+            match = cls.__new__(cls)
+            match.rules = rules
+            match.seed = check_seed(bytes.fromhex(data["seed"]))
+            match.added_seeds = tuple(str(seed) for seed in data["added_seeds"])
             match.totals = tuple(int(total) for total in data["totals"])
             match._earlier_points = [tuple(map(int, points)) for points in data["hand_points"]]
             match._earlier_cards = int(data["cards_played"])
-            match._earlier_moves = int(data["version"]) - len(moves)
-            match.hand = match._deal(int(data["hand_number"]))
-        except (KeyError, TypeError, ValueError) as error:
-            raise RecordError(f"Not a snapshot: {error}") from error
+            last = data["last_hand"]
+            match.hands = [] if last is None else [Hand.from_state(rules, last)]
+            current = data["hand"]
+            match.hand = match.hands[-1] if current is None else Hand.from_state(rules, current)
+            kept = match.hands if current is None else [*match.hands, match.hand]
+            match.moves = [move for hand in kept for move in hand.moves]
+            if data["resigned"] is not None:
+                match.moves.append(Move.from_json(data["resigned"]))
+            match._earlier_moves = int(data["version"]) - len(match.moves)
+            result = data["result"]
+            match.result = None if result is None else _result_of(result)
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise RecordError(f"Not a snapshot: {error!r}") from error
         if len(match.totals) != match.players or match._earlier_moves < 0:
             raise RecordError("Not a snapshot: its totals or version do not fit")
-        for move in moves:
-            match.apply(move)
         return match
 
     def snapshot(self) -> dict[str, Any]:

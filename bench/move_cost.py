@@ -1,0 +1,144 @@
+"""What one move costs the server early in a long match and late in it: ``services.act`` and
+rendering the table (``selectors.table_view`` and ``games/_live.html``, as a socket does) for a
+player's seat and for a spectator. A move starts from the game's snapshot, not from its whole
+log, so the two figures should be within 15% of each other.
+
+Four people play one Standard match with the target raised to 500 points, on SQLite in a
+directory of its own. At move 50, and at the same move of a hand about move 500 (a card to
+the same trick of the deal), the same move is made again and again, each time in a
+transaction that is rolled back, and the median is printed (the machine is noisy).
+
+    python bench/move_cost.py [--repeats 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+POINTS = (50, 500)
+
+
+def _setup(var_dir: str) -> None:
+    for key in ("DATABASE_URL", "REDIS_URL"):
+        os.environ.pop(key, None)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="hearts_site.settings",
+        HEARTS_VAR_DIR=var_dir,
+        SECRET_KEY=secrets.token_urlsafe(50),
+    )
+    import django
+
+    django.setup()
+    logging.disable(logging.WARNING)
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+def _next_move(game_id: int) -> tuple[int, str, list[str], str]:
+    """The seat the game waits for and a plain move for it: the lowest legal card, its first
+    three cards to pass, or 'others' for a moon."""
+    from games.engine import Phase
+    from games.models import Game
+
+    match = Game.objects.get(pk=game_id).live_match()
+    hand = match.hand
+    if hand.phase is Phase.PASSING:
+        seat = next(s for s in range(match.players) if not hand.has_passed(s))
+        return seat, "pass", [str(card) for card in hand.holding(seat)[:3]], ""
+    if hand.phase is Phase.MOON_CHOICE:
+        return hand.turn, "moon", [], "others"
+    return hand.turn, "play", [str(hand.legal_plays(hand.turn)[0])], ""
+
+
+def _at(game_id: int, point: int, within: int | None) -> bool:
+    """Whether the next move is the ``point``-th, or (``within`` given) the first from about
+    there that is the same move of its hand as the first point's."""
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    if within is None:
+        return game.version >= point - 1
+    return game.version >= point - 60 and len(game.live_match().hand.moves) == within
+
+
+def _one_move(game_id: int, move: tuple[int, str, list[str], str], viewers: list[Any]) -> float:
+    """Seconds for the move and the renders, in a transaction rolled back afterwards."""
+    from django.db import transaction
+    from django.template.loader import render_to_string
+
+    from games import selectors, services
+    from games.models import Game
+
+    seat, kind, cards, choice = move
+    with transaction.atomic():
+        start = time.perf_counter()
+        services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
+        game = Game.objects.select_related("table").get(pk=game_id)
+        for viewer in viewers:
+            context = {"table": game.table, "user": viewer, "csrf_token": "", "code": ""}
+            context.update(selectors.table_view(game, viewer))
+            render_to_string("games/_live.html", context)
+        elapsed = time.perf_counter() - start
+        transaction.set_rollback(True)
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=200)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hearts-move-cost-") as var_dir:
+        _setup(var_dir)
+        from django.contrib.auth.models import AnonymousUser, User
+
+        from games import services
+        from games.models import Game
+
+        people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
+        viewers = [people[1], AnonymousUser()]
+        games, within = [], None  # the move's place in its hand: the same at both points
+        for point in POINTS:
+            table = services.create_table(people[0], preset="custom", options={"target": 500})
+            for index, person in enumerate(people[1:], start=1):
+                services.take_seat(table.pk, person, index)
+            game_id = services.start_game(table.pk, people[0]).pk
+            while not _at(game_id, point, within):
+                seat, kind, cards, choice = _next_move(game_id)
+                services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
+            game = Game.objects.get(pk=game_id)
+            assert not game.is_over, "the match ended too soon: raise the target"
+            within = len(game.live_match().hand.moves)
+            games.append((game, _next_move(game_id)))
+        # The two points take turns, so that the machine's swings fall on both alike.
+        times: list[list[float]] = [[] for _ in POINTS]
+        for round in range(10 + args.repeats):
+            for (game, move), samples in zip(games, times, strict=True):
+                elapsed = _one_move(game.pk, move, viewers)
+                if round >= 10:  # the first rounds warm the caches (templates, queries)
+                    samples.append(elapsed)
+        figures = [statistics.median(samples) for samples in times]
+        for (game, _), figure in zip(games, figures, strict=True):
+            print(
+                f"move {game.version + 1} (hand {game.live_match().hand.number}, its move "
+                f"{within + 1}): {figure * 1000:.2f} ms "
+                "(act, then the table rendered for a player and for a spectator; median of "
+                f"{args.repeats})"
+            )
+        early, late = figures
+        print(f"late in the match a move costs {100 * (late - early) / early:+.1f}% against early")
+
+
+if __name__ == "__main__":
+    main()
