@@ -37,6 +37,18 @@
   // open across the server's updates as long as it is the same trick (its data-trick).
   let lastTrickOpen = null;
   let lastTrickFocused = false;
+  let trickTaken = null; // the completed trick last said aloud, so each is said once
+
+  // A trick just completed is said aloud once: "Bob takes the trick: 2 points".
+  function sayTrickTaken(quietly) {
+    const trick = document.querySelector("#trick.complete");
+    const key = trick ? trick.dataset.trick : null;
+    if (key && key !== trickTaken && !quietly) {
+      const taker = trick.querySelector(".trick-taker");
+      if (taker) announce(taker.textContent.trim());
+    }
+    if (key) trickTaken = key;
+  }
 
   function showLastTrick() {
     const panel = document.getElementById("last-trick");
@@ -261,6 +273,7 @@
     refresh();
     hideTip();
     showLastTrick();
+    sayTrickTaken(false);
     const button = document.getElementById("last-trick-button");
     if (lastTrickFocused && button && document.activeElement === document.body) button.focus();
     const cards = handCards();
@@ -270,7 +283,10 @@
       if (document.activeElement === document.body) same.focus();
     }
   });
-  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("DOMContentLoaded", () => {
+    refresh();
+    sayTrickTaken(true);
+  });
 
   // The clocks count down from the seconds the server rendered (so the computer's own clock,
   // right or wrong, does not matter). Your own clock warns once at ten seconds.

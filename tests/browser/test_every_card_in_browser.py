@@ -78,6 +78,13 @@ def look_at_the_last_trick(page: Any) -> None:
     assert panel.locator(".played").count() == 4
     assert re.match(r"Last trick: .+ takes? the trick", panel.locator(".trick-taker").inner_text())
     page.screenshot(path=LAST_TRICK_SCREENSHOT, full_page=True)
+    # A screen reader hears the four cards, whose they were and who took them.
+    page.wait_for_function(
+        """() => {
+          const said = document.getElementById("announcer");
+          return said !== null && / from .*Last trick: .+ takes? the trick/.test(said.textContent);
+        }"""
+    )
     page.keyboard.press("l")
     assert not panel.is_visible()
     assert button.get_attribute("aria-expanded") == "false"
