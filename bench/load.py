@@ -141,9 +141,9 @@ def _postgres(*statements: str) -> None:
 # CPU of each process ----------------------------------------------------------------------
 
 
-def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
-    """Each process's CPU time with its children's (Celery's pool), the machine's PostgreSQL
-    server (every postgres process: others' use too) and this benchmark's clients."""
+def cpu_seconds(pids: dict[str, int], database: str | None) -> dict[str, float]:
+    """Each process's CPU time with its children's (Celery's pool), each PostgreSQL backend's
+    serving ``database`` (as ``postgres <pid>``) and this benchmark's clients'."""
     import psutil  # type: ignore[import-untyped]
 
     seconds: dict[str, float] = {}
@@ -154,13 +154,24 @@ def cpu_seconds(pids: dict[str, int]) -> dict[str, float]:
         except psutil.NoSuchProcess:
             continue
         seconds[name] = sum(_cpu(member) for member in family)
-    seconds["postgres"] = sum(
-        _cpu(process)
-        for process in psutil.process_iter(["name"])
-        if process.info["name"] == "postgres"
-    )
+    if database:
+        for process in psutil.process_iter(["name", "cmdline"]):
+            if process.info["name"] == "postgres" and f" {database} " in " ".join(
+                process.info["cmdline"] or []
+            ):
+                seconds[f"postgres {process.pid}"] = _cpu(process)
     seconds["clients"] = _cpu(psutil.Process())
     return seconds
+
+
+def cpu_percent(before: dict[str, float], after: dict[str, float], wall: float) -> dict[str, float]:
+    """Each process's share of one core between the two readings; the database's backends
+    taken together (one that closed meanwhile is missing from it)."""
+    shares: dict[str, float] = {}
+    for name, seconds in after.items():
+        key = "postgres" if name.startswith("postgres ") else name
+        shares[key] = shares.get(key, 0.0) + 100 * (seconds - before.get(name, 0.0)) / wall
+    return shares
 
 
 def _cpu(process: Any) -> float:
@@ -472,7 +483,7 @@ def run_round(
 
     tables = set_tables(round_number, count, args, site.layout.ports)
     stats = Round()
-    cpu_before = cpu_seconds(site.pids())
+    cpu_before = cpu_seconds(site.pids(), site.database)
     started = time.perf_counter()
     stop_sending = started + args.seconds
     stop = stop_sending + DRAIN
@@ -484,7 +495,7 @@ def run_round(
 
     asyncio.run(everyone())
     wall = time.perf_counter() - started
-    cpu_after = cpu_seconds(site.pids())
+    cpu_after = cpu_seconds(site.pids(), site.database)
     site.layout.check_alive()
     found, unseen = latencies(stats)
     logged = MoveRecord.objects.filter(game_id__in=stats.games).count()
@@ -510,9 +521,7 @@ def run_round(
         "messages": len(stats.sizes),
         "bytes_median": statistics.median(stats.sizes) if stats.sizes else 0,
         "bytes_mean": statistics.fmean(stats.sizes) if stats.sizes else 0,
-        "cpu_percent": {
-            name: 100 * (cpu_after[name] - cpu_before.get(name, 0.0)) / wall for name in cpu_after
-        },
+        "cpu_percent": cpu_percent(cpu_before, cpu_after, wall),
         "screens_ports": {str(game): ports for game, ports in stats.sockets.items()},
         "games": sorted(stats.games),
     }
@@ -571,7 +580,9 @@ def check_replays() -> dict[str, int]:
         else:
             figures["running"] += 1
             same = match.result is None and len(match.moves) == game.version
-        figures["mismatched"] += not same
+        if not same:
+            figures["mismatched"] += 1
+            print(f"game {game.pk} does not replay to its record", file=sys.stderr)
     return figures
 
 
@@ -604,6 +615,7 @@ def main() -> int:
                 figures = run_round(number, count, args, site)
                 print_round(figures, args)
                 rounds.append(figures)
+            site.layout.stop()  # no more moves: the clocks and bots would play on
             replays = check_replays()
         finally:
             stop_site(site)
