@@ -663,9 +663,10 @@ class Hand:
             hand.apply(move)
         return hand
 
-    def to_state(self) -> dict[str, Any]:
+    def to_state(self, *, moves: bool = True) -> dict[str, Any]:
         """The whole state in JSON values (cards as bit masks), for :meth:`from_state` to
-        restore without replaying a move: the part of a match's snapshot that is one hand."""
+        restore without replaying a move: the part of a match's snapshot that is one hand.
+        Without ``moves`` the restored hand's move log is empty (and the rest the same)."""
         return {
             "number": self.number,
             "totals": list(self.totals_before),
@@ -689,7 +690,7 @@ class Hand:
             "shooter": self.shooter,
             "sun": self.sun,
             "points": None if self.points is None else list(self.points),
-            "moves": [move.to_json() for move in self.moves],
+            "moves": [move.to_json() for move in self.moves] if moves else [],
         }
 
     @classmethod

@@ -84,7 +84,7 @@ class Match:
             raise IllegalMoveError("Added seeds are one per seat (an empty one for none)")
         self.totals: tuple[int, ...] = (0,) * rules.players
         # Finished hands, in order, and every move. A match restored from a snapshot holds
-        # only the last finished hand and the moves since it began: what came before is
+        # only the last finished hand and the current hand's moves: what came before is
         # summed up in the three fields below (nothing, for a match played from the start).
         self.hands: list[Hand] = []
         self.moves: list[Move] = []
@@ -250,7 +250,9 @@ class Match:
             "totals": list(self.totals),
             "hand_points": [list(points) for points in earlier],
             "cards_played": self.cards_played - sum(hand.cards_played for hand in kept),
-            "last_hand": self.hands[-1].to_state() if self.hands else None,
+            # The hand before is shown (its last trick, what each seat took), never played:
+            # its moves are left out, so that restoring it costs no more than a hand in play.
+            "last_hand": self.hands[-1].to_state(moves=over_at_target) if self.hands else None,
             "hand": None if over_at_target else self.hand.to_state(),
             # The resignation, which no hand logs.
             "resigned": self.moves[-1].to_json() if resigned else None,

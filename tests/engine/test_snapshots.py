@@ -41,8 +41,8 @@ def assert_same_state(copy: Match, match: Match) -> None:
         match.hand_points(),
         match.result,
     )
-    assert copy.moves[-1:] == match.moves[-1:]
-    assert len(copy.hand.moves) == len(match.hand.moves)
+    assert copy.hand.moves == match.hand.moves
+    assert copy.moves == match.moves[len(match.moves) - len(copy.moves) :]
     for seat in [None, *range(match.players)]:
         assert seat_view(copy, seat) == seat_view(match, seat)
     assert last_trick(copy) == last_trick(match)
