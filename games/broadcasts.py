@@ -5,8 +5,8 @@ A send waits at most ``HEARTS_BROADCAST_TIMEOUT`` seconds. What could not be sen
 paused, down or restarting) is kept, the latest message per group, and a thread of this process
 sends it again once the layer answers a ping. Until then new messages join the kept ones at
 once instead of waiting on the layer too, so the moves made during an outage return at once.
-Each socket renders the whole table at its current version for any ``table.updated``, so the
-latest message of a group is all its sockets need, and one sent twice does no harm.
+A table's message carries the game's version (games/effects.py), so a socket that gets only
+the latest one kept sees the gap and is sent the whole table, and one sent twice does no harm.
 """
 
 from __future__ import annotations

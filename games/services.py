@@ -3,7 +3,7 @@
 A move is checked and applied in one transaction that holds a lock on the game row: lock,
 check the version the client saw, restore the engine's state from the game's snapshot (never
 the whole log), apply, append to the log, save with version + 1 and the new snapshot. Only
-after the commit are the tables told (no cards in the message) and the bots woken. People,
+after the commit are the tables told (never a hidden card) and the bots woken. People,
 bots and time-outs all come through :func:`act`.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -26,6 +26,7 @@ from accounts.validators import invisible_character_in
 from games.engine import (
     PRESETS,
     Clock,
+    Event,
     HeartsError,
     Match,
     Move,
@@ -36,7 +37,9 @@ from games.engine import (
 )
 from ratings.services import rate_game
 
-from . import broadcasts, selectors
+from . import effects, selectors
+from .effects import LOBBY_GROUP as LOBBY_GROUP
+from .effects import table_group as table_group
 from .models import ADDED_SEED_LENGTH, Game, GamePlayer, MoveRecord, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -51,27 +54,10 @@ class StaleVersion(ServiceError):
         super().__init__("The table moved on before your move arrived: here it is again")
 
 
-def table_group(table_id: int) -> str:
-    return f"table-{table_id}"
-
-
-LOBBY_GROUP = "lobby"
-
-
-def _table_changed(table: Table, version: int = 0) -> None:
-    """After commit, the table's sockets and the lobby hear of it (see games/broadcasts.py: a
-    stalled channel layer delays the news, never the move)."""
-    table_id = table.pk
-
-    def tell() -> None:
-        broadcasts.send(
-            {
-                table_group(table_id): {"type": "table.updated", "version": version},
-                LOBBY_GROUP: {"type": "lobby.updated"},
-            }
-        )
-
-    transaction.on_commit(tell)
+def _table_changed(table: Table, *, seating: bool = True) -> None:
+    """After commit, the table's sockets hear of it; the lobby too for a change of ``seating``
+    (or a new table)."""
+    effects.table_changed(table.pk, lobby=seating)
 
 
 # Tables and seats ------------------------------------------------------------------------
@@ -169,7 +155,7 @@ def add_seed(table_id: int, user: User, text: str) -> None:
             raise ServiceError("Take a seat to add a seed")
         seat.added_seed = text
         seat.save(update_fields=["added_seed"])
-        _table_changed(table)
+        _table_changed(table, seating=False)
 
 
 def _is_utf8(text: str) -> bool:
@@ -331,9 +317,9 @@ def act(
         if match.result is not None:
             _finish(game, match)
         else:
-            _set_deadline(game, match, keep=kind == "pass")
+            _set_deadline(game, match, keep=kind == "pass", pause=effects.trick_pause(events))
         game.save()
-        _after_change(game, match)
+        _after_change(game, match, events)
         return Outcome(game.version, events)
 
 
@@ -356,20 +342,21 @@ def _timed_out(
 TIMEOUTS_TO_LEAVE = 3  # relaxed time-outs in a row that count as leaving the table
 
 
-def _set_deadline(game: Game, match: Match, keep: bool) -> None:
+def _set_deadline(game: Game, match: Match, keep: bool, pause: float = 0.0) -> None:
     """The time by which the seats waited on must move: a fresh one for every turn, and one
     for all the passes of a hand (``keep``: another seat's pass leaves it as it was).
 
-    When only bots are waited on, the deadline is their delay and a few seconds' grace: if
-    their task is lost (a worker killed while it held it), the sweep makes their move then,
-    rather than after a person's whole turn."""
+    When only bots are waited on, the deadline is their delay, the ``pause`` their task waits
+    on top (a completed trick shown) and a few seconds' grace: if their task is lost (a worker
+    killed while it held it), the sweep makes their move then, rather than after a person's
+    whole turn."""
     waiting = seats_to_act(match)
     if not waiting:
         game.deadline = None
         return
     passing = match.hand.phase is Phase.PASSING
     if set(waiting) <= bot_seats(game):
-        seconds = settings.HEARTS_BOT_DELAY + settings.HEARTS_BOT_GRACE
+        seconds = settings.HEARTS_BOT_DELAY + pause + settings.HEARTS_BOT_GRACE
     elif keep and passing and game.deadline is not None:
         return
     else:
@@ -412,18 +399,20 @@ def seats_to_act(match: Match) -> list[int]:
     return [hand.turn] if hand.turn >= 0 else []
 
 
-def _after_change(game: Game, match: Match) -> None:
-    """After commit: tell the table and the lobby, wake the bots, and set the clock."""
+def _after_change(game: Game, match: Match, events: Sequence[Event] = ()) -> None:
+    """After commit (games/effects.py): the table hears of ``events``, the lobby of a game
+    started or over; the bots are woken if one is to move, and the clock is set for people."""
     waiting = seats_to_act(match)
     bots = bot_seats(game)
-    game_id, version, table, deadline = game.pk, game.version, game.table, game.deadline
-    _table_changed(table, version)
-    from .tasks import schedule_bots, schedule_deadline
-
-    if any(seat in bots for seat in waiting):
-        transaction.on_commit(lambda: schedule_bots(game_id, version))
-    if deadline is not None and any(seat not in bots for seat in waiting):
-        transaction.on_commit(lambda: schedule_deadline(game_id, version, deadline))
+    effects.game_changed(
+        game.table_id,
+        game.pk,
+        game.version,
+        events,
+        lobby=game.version == 0 or game.is_over,
+        bots_to_move=any(seat in bots for seat in waiting),
+        deadline=game.deadline if any(seat not in bots for seat in waiting) else None,
+    )
 
 
 def resume_clocks() -> int:

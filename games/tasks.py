@@ -5,16 +5,15 @@ does nothing, so a duplicate or late delivery changes nothing, and a deadline ta
 early does nothing either. Bots decide outside any transaction: no lock is held while they
 think. A periodic sweep (Celery beat) enforces any turn whose deadline passed while no task
 was there to do it (a worker down, a task lost), once: the service's lock and version check
-see to that.
+see to that. The services schedule these tasks by name, after commit (games/effects.py): nothing
+but Celery and the tests imports this module.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 
 from celery import shared_task
-from django.conf import settings
 from django.utils import timezone
 
 from games.bots import Bot, make_bot, safe_bot
@@ -24,14 +23,6 @@ from . import services
 from .models import Game
 
 log = logging.getLogger(__name__)
-
-
-def schedule_bots(game_id: int, version: int) -> None:
-    bot_move.apply_async((game_id, version), countdown=settings.HEARTS_BOT_DELAY)
-
-
-def schedule_deadline(game_id: int, version: int, deadline: datetime) -> None:
-    enforce_deadline.apply_async((game_id, version), eta=deadline)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

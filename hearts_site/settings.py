@@ -264,6 +264,9 @@ HEARTS_BOT_DELAY = env_float("HEARTS_BOT_DELAY", 0.8)
 # A bot's turn is overdue this long after its delay: the sweep then makes a move whose task was
 # lost (a worker killed while it held it), instead of waiting a person's whole turn.
 HEARTS_BOT_GRACE = env_float("HEARTS_BOT_GRACE", 3.0)
+# A completed trick stays on the table this long before a bot leads to the next one, so that
+# everyone sees its four cards and who took it.
+HEARTS_TRICK_PAUSE = env_float("HEARTS_TRICK_PAUSE", 1.0)
 HEARTS_CARD_SECONDS = env_int("HEARTS_CARD_SECONDS", 25, minimum=1)
 HEARTS_PASS_SECONDS = env_int("HEARTS_PASS_SECONDS", 30, minimum=1)
 HEARTS_WS_MAX_MESSAGE = 4096  # bytes; anything longer is refused unread

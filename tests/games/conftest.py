@@ -17,6 +17,7 @@ from hearts_site import celery_app
 @pytest.fixture(autouse=True)
 def _bots_move_at_once(settings: Settings) -> None:
     settings.HEARTS_BOT_DELAY = 0
+    settings.HEARTS_TRICK_PAUSE = 0
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,126 @@
+"""What a change to a table or a game does once its transaction commits: the news to the
+table's sockets (and to the lobby's, for seating and status), the bots' next task and the
+clock's. Nothing happens if the transaction rolls back.
+
+The services call this module; it schedules the tasks by name, so it needs neither
+``games.tasks`` nor the services, and the tasks are free to call the services.
+
+A table's group message for a move carries the game's new version and the public part of what
+happened, from the engine's events: a card played and by whom, a trick taken by whom with its
+cards and points, hearts broken, a hand scored, the moon, a seat that has passed. Never a
+hidden card: :func:`public_events` passes only the fields listed in ``PUBLIC_FIELDS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games.engine import (
+    CardPlayed,
+    Event,
+    HandDealt,
+    HandScored,
+    HeartsBroken,
+    KittyTaken,
+    MatchEnded,
+    MoonChoiceAsked,
+    MoonShot,
+    PassesExchanged,
+    PassMade,
+    TrickTaken,
+    event_to_json,
+)
+from hearts_site import celery_app
+
+from . import broadcasts
+
+LOBBY_GROUP = "lobby"
+
+# The tasks of games/tasks.py, by the names Celery registers them under.
+BOT_MOVE = "games.tasks.bot_move"
+ENFORCE_DEADLINE = "games.tasks.enforce_deadline"
+
+# What each event may tell everyone: a pass says only who has passed, never the cards.
+PUBLIC_FIELDS: dict[type[Any], tuple[str, ...]] = {
+    PassMade: ("seat",),
+    PassesExchanged: ("direction",),
+    CardPlayed: ("seat", "card"),
+    HeartsBroken: ("seat",),
+    TrickTaken: ("seat", "cards", "points"),
+    KittyTaken: ("seat",),
+    MoonShot: ("seat", "sun"),
+    MoonChoiceAsked: ("seat",),
+    HandScored: ("number", "points"),
+    HandDealt: ("number", "direction"),
+    MatchEnded: ("reason", "places"),
+}
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def public_events(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """The events as everyone at the table may hear them; an event not listed is left out."""
+    public = []
+    for event in events:
+        fields = PUBLIC_FIELDS.get(type(event))
+        if fields is None:
+            continue
+        data = event_to_json(event)
+        public.append({"type": data["type"], **{name: data[name] for name in fields}})
+    return public
+
+
+def trick_pause(events: Iterable[Event]) -> float:
+    """How much later than usual the bots move after these events: a completed trick stays on
+    the table ``HEARTS_TRICK_PAUSE`` seconds, so that everyone sees its four cards."""
+    if any(isinstance(event, TrickTaken) for event in events):
+        return float(settings.HEARTS_TRICK_PAUSE)
+    return 0.0
+
+
+def table_changed(table_id: int, *, lobby: bool) -> None:
+    """After commit, the table's sockets hear of a change at the table outside a game's moves
+    (so the message has no version), and the lobby's too if ``lobby`` (a seat taken, left or
+    given to a bot, a table created: what the lobby lists)."""
+    _tell(table_id, {"type": "table.updated", "events": []}, lobby)
+
+
+def game_changed(
+    table_id: int,
+    game_id: int,
+    version: int,
+    events: Sequence[Event],
+    *,
+    lobby: bool,
+    bots_to_move: bool,
+    deadline: datetime | None,
+) -> None:
+    """After commit: the table hears of the move (the lobby only of a start or an end), the
+    bots' task is queued if a bot is to move, and the deadline task is set for people's turns.
+    """
+    message = {"type": "table.updated", "version": version, "events": public_events(events)}
+    _tell(table_id, message, lobby)
+    if bots_to_move:
+        countdown = settings.HEARTS_BOT_DELAY + trick_pause(events)
+        transaction.on_commit(lambda: _schedule(BOT_MOVE, game_id, version, countdown=countdown))
+    if deadline is not None:
+        transaction.on_commit(lambda: _schedule(ENFORCE_DEADLINE, game_id, version, eta=deadline))
+
+
+def _tell(table_id: int, message: dict[str, Any], lobby: bool) -> None:
+    # See games/broadcasts.py: a stalled channel layer delays the news, never the move.
+    messages = {table_group(table_id): message}
+    if lobby:
+        messages[LOBBY_GROUP] = {"type": "lobby.updated"}
+    transaction.on_commit(lambda: broadcasts.send(messages))
+
+
+def _schedule(name: str, game_id: int, version: int, **options: Any) -> None:
+    celery_app.send_task(name, args=(game_id, version), **options)
