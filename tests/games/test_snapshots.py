@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 from games import selectors, services
@@ -137,3 +138,17 @@ def _four_people_at_another_table() -> tuple[Game, list[User]]:
     for index, person in enumerate(people[1:], start=1):
         services.take_seat(table.pk, person, index)
     return services.start_game(table.pk, people[0]), people
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_every_game_already_played_the_snapshot_its_log_replays_to() -> None:
+    game, _ = _four_people()
+    for _ in range(70):
+        _move(game)
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0003_resigning_before_a_card_loses")])
+    executor.loader.build_graph()
+    executor.migrate([("games", "0004_game_snapshot")])
+    stored = _fresh(game)
+    assert stored.snapshot == stored.match().to_snapshot()
+    _assert_same(stored.live_match(), stored.match())
