@@ -2,8 +2,9 @@
 
 A table socket may watch (anyone) or play (the person in a seat). Every move is one small JSON
 message; the consumer checks its shape, then calls the service in a thread. Errors go back to
-that socket only. When the group hears ``table.updated`` (which carries no cards), each socket
-renders its own seat's fragments and pushes them; htmx swaps them in by id.
+that socket only. When the group hears ``table.updated`` (the new version and the public part
+of what happened: cards played, tricks taken, never a card still hidden; see games/effects.py),
+each socket renders its own seat's table and pushes it; htmx swaps the fragments in by id.
 """
 
 from __future__ import annotations

@@ -426,7 +426,7 @@ def resume_clocks() -> int:
             game = Game.objects.select_for_update().get(pk=game_id)
             if game.is_over:
                 continue
-            match = game.match()
+            match = game.live_match()
             _set_deadline(game, match, keep=False)
             if set(seats_to_act(match)) <= bot_seats(game):
                 game.deadline = timezone.now()

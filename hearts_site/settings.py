@@ -118,6 +118,8 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))
 # closing the connection (paused, a half-open link) fails the read and the socket reconnects.
 REDIS_SOCKET_TIMEOUT = 10.0
 REDIS_CONNECT_TIMEOUT = 5.0
+# Connections each process may open to Redis for the channel layer.
+REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -128,6 +130,9 @@ if REDIS_URL:
                         "address": REDIS_URL,
                         "socket_timeout": REDIS_SOCKET_TIMEOUT,
                         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                        # redis-py's pool refuses the 101st connection at once: hundreds of
+                        # sockets joining their groups together need more (Redis takes 10,000).
+                        "max_connections": REDIS_MAX_CONNECTIONS,
                     }
                 ],
                 "capacity": 1500,

@@ -233,3 +233,20 @@ def test_the_bots_and_the_clock_go_on_after_redis_restarts_under_the_worker(site
 
     site.wait_for(game_id, a_deadline_then_a_bots_card)
     assert site.processes["worker"].poll() is None
+
+
+@needs_redis
+@pytest.mark.asyncio
+async def test_hundreds_of_sockets_joining_their_tables_at_once_all_get_in() -> None:
+    """redis-py's pool refuses the 101st connection at once (MaxConnectionsError): with 200
+    sockets opening together on one daphne, a third of the handshakes failed."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channels = [await layer.new_channel() for _ in range(300)]
+    try:
+        await asyncio.gather(
+            *(layer.group_add(f"table-{n % 75}", name) for n, name in enumerate(channels))
+        )
+    finally:
+        await layer.flush()

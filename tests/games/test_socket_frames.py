@@ -5,6 +5,7 @@ may not see. Alice, bob and carol play; dave watches."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -97,6 +98,8 @@ def cards_named(frame: str | bytes) -> set[Card]:
     """The cards a frame itself names, in any way a reply could show them ("QS", "Q♠", "queen
     of spades"): an error may repeat them to their sender."""
     text = frame.decode("latin1") if isinstance(frame, bytes) else frame
+    with contextlib.suppress(ValueError, RecursionError):  # "Q\\u2660", read, is Q♠
+        text += json.dumps(json.loads(text), ensure_ascii=False)
     named = {card for card in ALL_CARDS if str(card).lower() in text.lower()}
     return named | cards_shown(text)
 
@@ -107,6 +110,7 @@ def test_the_card_finder_sees_every_way_a_card_is_shown() -> None:
     assert cards_shown("You do not hold the 10♥") == {ten}
     assert cards_shown("queen of spades, passed to you") == {queen}
     assert cards_named('{"cards": "Q♠"}') == cards_named('{"cards": "qs"}') == {queen}
+    assert cards_named('{"cards": "Q\\u2660"}') == {queen}
 
 
 # Frames one by one -------------------------------------------------------------------------
@@ -348,9 +352,9 @@ def test_no_generated_frame_changes_the_game_shows_a_hidden_card_or_closes_a_soc
         def throw(who: str, frame: str | bytes) -> None:
             if who == "alice" and _would_be_played(frame, holding):
                 return
-            # Alice sees her own cards, and an error may repeat the cards she named; dave sees
-            # no card at all: nobody has played one yet.
-            may_see = holding | cards_named(frame) if who == "alice" else set()
+            # Alice sees her own cards, dave no card at all (nobody has played one yet); an
+            # error may repeat to either the cards their own frame named.
+            may_see = (holding if who == "alice" else set()) | cards_named(frame)
             for reply in runner.run(_replies(sockets[who], frame)):
                 reply.encode()  # daphne sends it as UTF-8: a lone surrogate would kill it
                 assert cards_shown(reply) <= may_see, reply
