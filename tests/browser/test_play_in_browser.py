@@ -84,6 +84,8 @@ def wait_card_gone(page: Any, card: str) -> None:
     state = page.wait_for_function(
         """card => {
           if (!document.querySelector(`#hand .card[data-card="${card}"]`)) return "gone";
+          // The hand's last card: the next hand is dealt at once, and may hold the same card.
+          if (document.querySelector("#board[data-phase=passing]")) return "gone";
           const flash = document.getElementById("flash");
           return flash && flash.textContent.trim() ? "flash: " + flash.textContent.trim() : false;
         }""",

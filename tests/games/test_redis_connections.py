@@ -237,6 +237,7 @@ def test_the_bots_and_the_clock_go_on_after_redis_restarts_under_the_worker(site
 
 @needs_redis
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_hundreds_of_sockets_joining_their_tables_at_once_all_get_in() -> None:
     """redis-py's pool refuses the 101st connection at once (MaxConnectionsError): with 200
     sockets opening together on one daphne, a third of the handshakes failed."""
