@@ -227,10 +227,11 @@ def start_game(table_id: int, user: User) -> Game:
         table.save(update_fields=["status", "next_seed"])
         table.seats.update(added_seed="")
         match = Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds)
-        _set_deadline(game, match, keep=False)
+        bots = {seat.index for seat in seats if seat.is_bot}
+        _set_deadline(game, match, bots, keep=False)
         game.keep_snapshot(match)
         game.save(update_fields=["deadline", "snapshot"])
-        _after_change(game, match)
+        _after_change(game, match, bots)
     return game
 
 
@@ -310,6 +311,7 @@ def act(
         game.version += 1
         MoveRecord.of(game, game.version, match.moves[-1]).save()
         game.keep_snapshot(match)
+        bots = bot_seats(game)
         if kind != "resign":
             game.players.filter(seat=seat).update(
                 timeouts_in_a_row=F("timeouts_in_a_row") + 1 if timeout else 0
@@ -317,9 +319,10 @@ def act(
         if match.result is not None:
             _finish(game, match)
         else:
-            _set_deadline(game, match, keep=kind == "pass", pause=effects.trick_pause(events))
+            pause = effects.trick_pause(events)
+            _set_deadline(game, match, bots, keep=kind == "pass", pause=pause)
         game.save()
-        _after_change(game, match, events)
+        _after_change(game, match, bots, events)
         return Outcome(game.version, events)
 
 
@@ -342,7 +345,9 @@ def _timed_out(
 TIMEOUTS_TO_LEAVE = 3  # relaxed time-outs in a row that count as leaving the table
 
 
-def _set_deadline(game: Game, match: Match, keep: bool, pause: float = 0.0) -> None:
+def _set_deadline(
+    game: Game, match: Match, bots: set[int], *, keep: bool, pause: float = 0.0
+) -> None:
     """The time by which the seats waited on must move: a fresh one for every turn, and one
     for all the passes of a hand (``keep``: another seat's pass leaves it as it was).
 
@@ -355,7 +360,7 @@ def _set_deadline(game: Game, match: Match, keep: bool, pause: float = 0.0) -> N
         game.deadline = None
         return
     passing = match.hand.phase is Phase.PASSING
-    if set(waiting) <= bot_seats(game):
+    if set(waiting) <= bots:
         seconds = settings.HEARTS_BOT_DELAY + pause + settings.HEARTS_BOT_GRACE
     elif keep and passing and game.deadline is not None:
         return
@@ -399,11 +404,10 @@ def seats_to_act(match: Match) -> list[int]:
     return [hand.turn] if hand.turn >= 0 else []
 
 
-def _after_change(game: Game, match: Match, events: Sequence[Event] = ()) -> None:
+def _after_change(game: Game, match: Match, bots: set[int], events: Sequence[Event] = ()) -> None:
     """After commit (games/effects.py): the table hears of ``events``, the lobby of a game
     started or over; the bots are woken if one is to move, and the clock is set for people."""
     waiting = seats_to_act(match)
-    bots = bot_seats(game)
     effects.game_changed(
         game.table_id,
         game.pk,
@@ -427,8 +431,9 @@ def resume_clocks() -> int:
             if game.is_over:
                 continue
             match = game.live_match()
-            _set_deadline(game, match, keep=False)
-            if set(seats_to_act(match)) <= bot_seats(game):
+            bots = bot_seats(game)
+            _set_deadline(game, match, bots, keep=False)
+            if set(seats_to_act(match)) <= bots:
                 game.deadline = timezone.now()
             game.save(update_fields=["deadline"])
             resumed += 1
