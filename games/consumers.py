@@ -108,8 +108,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return render_to_string("games/_live.html", context)
 
     async def send_error(self, message: str) -> None:
-        html = render_to_string("games/_flash.html", {"error": message})
-        await self.send(text_data=html)
+        await self.send(text_data=flash(message))
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -122,8 +121,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby only listens; a frame still gets an answer, as at the table.
-        html = render_to_string("games/_flash.html", {"error": "The lobby takes no messages"})
-        await self.send(text_data=html)
+        await self.send(text_data=flash("The lobby takes no messages"))
 
     async def lobby_updated(self, event: dict[str, Any]) -> None:
         html = await database_sync_to_async(self._render)()
@@ -133,6 +131,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return render_to_string(
             "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
         )
+
+
+def flash(error: str) -> str:
+    """The error line a socket shows its own client alone."""
+    return render_to_string("games/_flash.html", {"error": error})
 
 
 def read_frame(text_data: str | None) -> Any:

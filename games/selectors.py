@@ -242,10 +242,9 @@ def _trick_shown(
 
 
 def _hand_taken(match: Match, infos: list[PlayerInfo]) -> list[TakenShown]:
-    """Each seat's taken cards in the hand just scored, shown with its score (as long as
-    :func:`_last_hand`'s summary)."""
+    """Each seat's taken cards in the hand just scored, shown with its score."""
     taken = taken_in_last_hand(match)
-    if taken is None or (match.hand.cards_played and not match.is_over):
+    if taken is None or not _shows_last_hand(match):
         return []
     return [
         TakenShown(info, sorted(cards, key=lambda card: card.index), taken.kitty_taker == info.seat)
@@ -304,9 +303,15 @@ def _status(game: Game, view: SeatView, infos: list[PlayerInfo], me: int | None)
     return f"{hand}: {infos[view.turn].name} to play."
 
 
+def _shows_last_hand(match: Match) -> bool:
+    """The hand just finished stays on show until the next hand's first card (for good, once
+    the game is over)."""
+    return match.is_over or not match.hand.cards_played
+
+
 def _last_hand(match: Match, view: SeatView, infos: list[PlayerInfo]) -> str:
-    """What the hand just finished scored, shown until the next hand's first card."""
-    if not view.last_hand or (match.hand.cards_played and not match.is_over):
+    """What the hand just finished scored."""
+    if not view.last_hand or not _shows_last_hand(match):
         return ""
     parts = [f"{info.name} {points:+d}" for info, points in zip(infos, view.last_hand, strict=True)]
     hand = len(view.hand_points)
