@@ -59,8 +59,9 @@ TABLE_WORDS = (
 
 _ALLOWED = re.compile(r"[A-Za-z0-9_-]+")
 # Digits that read as letters; "1" reads as either "l" or "i", so both readings are checked.
-_LOOKALIKES = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "_": "", "-": ""})
-_DIGITS_AS_LETTERS = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t"})
+_DIGIT_LETTERS = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t"}
+_DIGITS_AS_LETTERS = str.maketrans(_DIGIT_LETTERS)
+_LOOKALIKES = str.maketrans({**_DIGIT_LETTERS, "_": "", "-": ""})  # and no separators
 _SPOOF_CHECKER = icu.SpoofChecker()
 # Invisible or direction-changing: default-ignorable code points (zero-width spaces and joiners,
 # bidirectional controls, fillers, tag characters), controls, other format characters, line and
