@@ -389,10 +389,36 @@ def _ready(screen: Screen, acted_on: int, passed: bool, rng: random.Random) -> b
     return not (move["action"] == "pass" and passed)
 
 
+async def stalled_watcher(player: Player, stop: float, stats: Round) -> None:
+    """A spectator whose screen stops reading: after the first message it reads nothing more
+    (the client library's queue of one fills, then the TCP window), until the round ends."""
+    import websockets
+
+    url = f"ws://127.0.0.1:{player.port}/ws/table/{player.table_id}/"
+    try:
+        async with websockets.connect(
+            url,
+            origin=websockets.Origin(f"http://127.0.0.1:{player.port}"),
+            max_queue=1,
+            open_timeout=30,
+            ping_interval=None,
+        ) as socket:
+            await socket.recv()
+            await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+    except (websockets.WebSocketException, OSError, TimeoutError) as error:
+        reason = f"a stalled watcher's socket: {error}"
+        stats.refused[reason] = stats.refused.get(reason, 0) + 1
+
+
 async def run_table(
     players: list[Player], stats: Round, args: argparse.Namespace, stop_sending: float, stop: float
 ) -> None:
     from asgiref.sync import sync_to_async
+
+    stalled = [
+        asyncio.create_task(stalled_watcher(players[n % len(players)], stop, stats))
+        for n in range(args.stalled)
+    ]
 
     from games.models import Game
 
@@ -415,8 +441,9 @@ async def run_table(
             *(play(player, game_id, stats, args, stop_sending, stop) for player in players)
         )
         if not any(ended) or time.perf_counter() >= stop_sending:
-            return
+            break
         await sync_to_async(rematch)()
+    await asyncio.gather(*stalled)
 
 
 # Figures ----------------------------------------------------------------------------------
@@ -534,6 +561,7 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     print(
         f"\n== {figures['tables']} tables ({people}; {figures['sockets']} sockets), "
         f"layout {args.layout}, {figures['seconds']:g} s"
+        + (f"; {args.stalled} stalled spectators a table" if args.stalled else "")
     )
     print(
         f"moves sent: {figures['moves_sent']}, made {figures['moves_a_second']:.1f}/s; "
@@ -597,6 +625,9 @@ def main() -> int:
     parser.add_argument("--target", type=int, default=25, help="the matches' target")
     parser.add_argument("--layout", default="one", choices=["one", "two"])
     parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
+    parser.add_argument(
+        "--stalled", type=int, default=0, help="spectators a table whose screens stop reading"
+    )
     parser.add_argument("--goal-ms", type=float, default=100, help="the p99 a round must hold")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument(

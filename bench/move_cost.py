@@ -1,7 +1,8 @@
-"""What one move costs the server early in a long match and late in it: ``services.act`` and
-rendering the table (``selectors.table_view`` and ``games/_live.html``, as a socket does) for a
-player's seat and for a spectator. A move starts from the game's snapshot, not from its whole
-log, so the two figures should be within 15% of each other.
+"""What one move costs the server early in a long match and late in it: ``services.act``, then
+what the table's sockets do with the news (games/live.py): load the table's state once, and
+push the fragments that changed to each of the four players and to a spectator. A move starts
+from the game's snapshot, not from its whole log, so the two figures should be within 15% of
+each other. The whole table, as a socket that connects is sent it, is timed too.
 
 Four people play one Standard match with the target raised to 500 points, on SQLite in a
 directory of its own. At move 50, and at the same move of a hand about move 500 (a card to
@@ -73,26 +74,35 @@ def _at(game_id: int, point: int, within: int | None) -> bool:
     return game.version >= point - 60 and len(game.live_match().hand.moves) == within
 
 
-def _one_move(game_id: int, move: tuple[int, str, list[str], str], viewers: list[Any]) -> float:
-    """Seconds for the move and the renders, in a transaction rolled back afterwards."""
+def _one_move(
+    game_id: int, move: tuple[int, str, list[str], str], viewers: list[Any]
+) -> tuple[float, float]:
+    """Seconds for the move and its pushes, and for one whole table, in a transaction rolled
+    back afterwards."""
     from django.db import transaction
-    from django.template.loader import render_to_string
 
-    from games import selectors, services
+    from games import live, services
     from games.models import Game
 
     seat, kind, cards, choice = move
+    game = Game.objects.get(pk=game_id)
+    live.forget()
+    before = live.state_for(game.table_id)
+    assert before is not None
+    keys = [live.render(before, v, code="", csrf_token="", keys=None).keys for v in viewers]
     with transaction.atomic():
         start = time.perf_counter()
         services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
-        game = Game.objects.select_related("table").get(pk=game_id)
-        for viewer in viewers:
-            context = {"table": game.table, "user": viewer, "csrf_token": "", "code": ""}
-            context.update(selectors.table_view(game, viewer))
-            render_to_string("games/_live.html", context)
-        elapsed = time.perf_counter() - start
+        state = live.state_for(game.table_id, (game_id, game.version + 1))
+        assert state is not None
+        for viewer, shown in zip(viewers, keys, strict=True):
+            live.render(state, viewer, code="", csrf_token="", keys=shown)
+        pushes = time.perf_counter() - start
+        start = time.perf_counter()
+        live.render(state, viewers[0], code="", csrf_token="", keys=None)
+        whole = time.perf_counter() - start
         transaction.set_rollback(True)
-    return elapsed
+    return pushes, whole
 
 
 def main() -> None:
@@ -107,7 +117,7 @@ def main() -> None:
         from games.models import Game
 
         people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
-        viewers = [people[1], AnonymousUser()]
+        viewers = [*people, AnonymousUser()]
         games, within = [], None  # the move's place in its hand: the same at both points
         for point in POINTS:
             table = services.create_table(people[0], preset="custom", options={"target": 500})
@@ -123,18 +133,21 @@ def main() -> None:
             games.append((game, _next_move(game_id)))
         # The two points take turns, so that the machine's swings fall on both alike.
         times: list[list[float]] = [[] for _ in POINTS]
+        wholes: list[list[float]] = [[] for _ in POINTS]
         for round in range(10 + args.repeats):
-            for (game, move), samples in zip(games, times, strict=True):
-                elapsed = _one_move(game.pk, move, viewers)
+            for (game, move), samples, whole in zip(games, times, wholes, strict=True):
+                pushes, one = _one_move(game.pk, move, viewers)
                 if round >= 10:  # the first rounds warm the caches (templates, queries)
-                    samples.append(elapsed)
+                    samples.append(pushes)
+                    whole.append(one)
         figures = [statistics.median(samples) for samples in times]
-        for (game, _), figure in zip(games, figures, strict=True):
+        for (game, _), figure, whole in zip(games, figures, wholes, strict=True):
             print(
                 f"move {game.version + 1} (hand {game.live_match().hand.number}, its move "
-                f"{within + 1}): {figure * 1000:.2f} ms "
-                "(act, then the table rendered for a player and for a spectator; median of "
-                f"{args.repeats})"
+                f"{within + 1}): {figure * 1000:.2f} ms (act, the state loaded once, the "
+                "changed fragments pushed to four players and a spectator; median of "
+                f"{args.repeats}); the whole table for one player "
+                f"{statistics.median(whole) * 1000:.2f} ms"
             )
         early, late = figures
         print(f"late in the match a move costs {100 * (late - early) / early:+.1f}% against early")

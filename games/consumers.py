@@ -2,26 +2,36 @@
 
 A table socket may watch (anyone) or play (the person in a seat). Every move is one small JSON
 message; the consumer checks its shape, then calls the service in a thread. Errors go back to
-that socket only. When the group hears ``table.updated`` (the new version and the public part
-of what happened: cards played, tricks taken, never a card still hidden; see games/effects.py),
-each socket renders its own seat's table and pushes it; htmx swaps the fragments in by id.
+that socket only. When the group hears ``table.updated`` (the game, its new version and the
+public part of what happened: cards played, tricks taken, never a card still hidden; see
+games/effects.py), each socket pushes only the fragments of the table that changed for its own
+seat (games/live.py). A socket knows the version its screen shows: it skips a message for a
+version it has, and a gap (a message it never got) gets it the whole table. A socket that
+reconnects says what its screen shows (``?shown=game.version``): it gets the whole table if it
+missed anything, else nothing.
+
+The work runs in threads of the process's pool, not on the one thread Channels keeps for
+synchronous code, so that a move waiting on the database does not hold up every other table.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any, NoReturn
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import selectors, services
+from . import live, selectors, services
+from .live import in_pool
 from .models import Game, Table
 
 log = logging.getLogger(__name__)
+
+SHOWN = re.compile(r"(\d{1,18})\.(\d{1,18})")
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -29,19 +39,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.group = services.table_group(self.table_id)
-        table = await database_sync_to_async(Table.objects.filter(pk=self.table_id).first)()
+        self.shown: tuple[int, int] | None = None  # (game, version) on the screen
+        self.keys: live.Keys | None = None  # what each fragment on the screen shows
+        table = await in_pool(Table.objects.filter(pk=self.table_id).first)()
         code = _query_value(self.scope, "code")
-        allowed = table is not None and await database_sync_to_async(selectors.can_view)(
-            table, self.user, code
-        )
+        allowed = table is not None and await in_pool(selectors.can_view)(table, self.user, code)
         if not allowed:
             await self.close(code=4403)
             return
         assert table is not None
         self.code = selectors.access_code(table, code)  # carried on by the forms it renders
+        # Forms pushed over the socket need the CSRF token that a page render would put in;
+        # the socket carries the same cookie (its unmasked secret is a valid form token).
+        self.csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_table()
+        await self.push(None, showing=_shown(_query_value(self.scope, "shown")))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -54,10 +67,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(str(error))
             return
         try:
-            await database_sync_to_async(self._move)(data)
+            await in_pool(self._move)(data)
         except services.StaleVersion as error:
             await self.send_error(str(error))
-            await self.send_table()
+            self.keys = None
+            await self.push(None)
         except services.ServiceError as error:
             await self.send_error(str(error))
         except Exception:  # the socket must outlive a fault; the log has the details
@@ -80,32 +94,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         services.act(game.pk, seat, action, version=version, cards=cards, choice=choice)
 
     async def table_updated(self, event: dict[str, Any]) -> None:
-        await self.send_table()
+        version, game = event.get("version"), event.get("game")
+        if version is None or game is None:  # seating: no version, the whole table again
+            self.keys = None
+            await self.push(None)
+            return
+        if self.shown is not None and self.shown[0] == game:
+            if version <= self.shown[1]:
+                return  # the screen has it already
+            if version > self.shown[1] + 1:
+                self.keys = None  # a message was missed: the whole table
+        else:
+            self.keys = None  # another game (a rematch), or nothing shown yet
+        await self.push((game, version))
 
-    async def send_table(self) -> None:
-        html = await database_sync_to_async(self._render)()
-        if html is None:  # the table is gone
+    async def push(
+        self, at_least: tuple[int, int] | None, showing: tuple[int, int] | None = None
+    ) -> None:
+        """Send what changed on the screen since what it shows, from the table's state at the
+        version ``at_least`` or later (None: as it is now)."""
+        push = await in_pool(self._render)(at_least, showing)
+        if push is None:  # the table is gone
             await self.close(code=4404)
             return
-        await self.send(text_data=html)
+        self.shown, self.keys = push.shown, push.keys
+        if push.html:
+            await self.send(text_data=push.html)
 
-    def _render(self) -> str | None:
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
+    def _render(
+        self, at_least: tuple[int, int] | None, showing: tuple[int, int] | None
+    ) -> live.Push | None:
+        state = live.state_for(self.table_id, at_least)
+        if state is None:
             return None
-        game = table.current_game()
-        # Forms pushed over the socket need the CSRF token that a page render would put in;
-        # the socket carries the same cookie (its unmasked secret is a valid form token).
-        csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        context: dict[str, Any] = {
-            "table": table,
-            "user": self.user,
-            "csrf_token": csrf,
-            "code": self.code,
-        }
-        if game is not None:
-            context.update(selectors.table_view(game, self.user))
-        return render_to_string("games/_live.html", context)
+        return live.render(
+            state, self.user, code=self.code, csrf_token=self.csrf, keys=self.keys, showing=showing
+        )
 
     async def send_error(self, message: str) -> None:
         await self.send(text_data=flash(message))
@@ -124,13 +148,25 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=flash("The lobby takes no messages"))
 
     async def lobby_updated(self, event: dict[str, Any]) -> None:
-        html = await database_sync_to_async(self._render)()
+        html = await in_pool(_lobby_list)(event.get("stamp"))
         await self.send(text_data=html)
 
-    def _render(self) -> str:
-        return render_to_string(
-            "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
-        )
+
+_lobby_rendered: tuple[Any, str] | None = None  # (stamp, html): one render a message a process
+
+
+def _lobby_list(stamp: Any) -> str:
+    """The lobby's list of tables, rendered once for all the lobby's sockets in this process
+    for each message (its stamp), not once a socket."""
+    global _lobby_rendered
+    kept = _lobby_rendered
+    if stamp is not None and kept is not None and kept[0] == stamp:
+        return kept[1]
+    html = render_to_string(
+        "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
+    )
+    _lobby_rendered = (stamp, html)
+    return html
 
 
 def flash(error: str) -> str:
@@ -169,6 +205,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(data) != len(pairs):
         raise ValueError("a key is given twice")
     return data
+
+
+def _shown(value: str | None) -> tuple[int, int] | None:
+    """The (game, version) a reconnecting socket says its screen shows: "12.40"."""
+    found = SHOWN.fullmatch(value or "")
+    return (int(found.group(1)), int(found.group(2))) if found else None
 
 
 def _query_value(scope: dict[str, Any], name: str) -> str | None:

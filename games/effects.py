@@ -13,6 +13,7 @@ hidden card: :func:`public_events` passes only the fields listed in ``PUBLIC_FIE
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -105,7 +106,12 @@ def game_changed(
     """After commit: the table hears of the move (the lobby only of a start or an end), the
     bots' task is queued if a bot is to move, and the deadline task is set for people's turns.
     """
-    message = {"type": "table.updated", "version": version, "events": public_events(events)}
+    message = {
+        "type": "table.updated",
+        "game": game_id,
+        "version": version,
+        "events": public_events(events),
+    }
     _tell(table_id, message, lobby)
     if bots_to_move:
         countdown = settings.HEARTS_BOT_DELAY + trick_pause(events)
@@ -117,8 +123,8 @@ def game_changed(
 def _tell(table_id: int, message: dict[str, Any], lobby: bool) -> None:
     # See games/broadcasts.py: a stalled channel layer delays the news, never the move.
     messages = {table_group(table_id): message}
-    if lobby:
-        messages[LOBBY_GROUP] = {"type": "lobby.updated"}
+    if lobby:  # the stamp lets a process render the lobby once for all its lobby sockets
+        messages[LOBBY_GROUP] = {"type": "lobby.updated", "stamp": uuid.uuid4().hex}
     transaction.on_commit(lambda: broadcasts.send(messages))
 
 

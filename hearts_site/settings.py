@@ -278,6 +278,9 @@ HEARTS_WS_MAX_MESSAGE = 4096  # bytes; anything longer is refused unread
 # Seconds a move waits to tell its table before the news is kept and sent when the channel
 # layer answers again (games/broadcasts.py).
 HEARTS_BROADCAST_TIMEOUT = env_float("HEARTS_BROADCAST_TIMEOUT", 1.0)
+# Threads a daphne process runs its sockets' moves and renders in (games/live.py); each holds
+# a database connection of its own.
+HEARTS_SOCKET_THREADS = env_int("HEARTS_SOCKET_THREADS", 8, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -21,3 +21,15 @@ from hypothesis import settings as hypothesis_settings  # noqa: E402
 hypothesis_settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh_live_tables() -> None:
+    """What a process keeps of its tables' latest states (games/live.py) is of this test only:
+    another test's database may number its tables and games alike."""
+    from games import live
+
+    live.forget()

@@ -1,6 +1,7 @@
 // The live table: lift, play and pass cards by mouse, touch or keyboard. The server renders
-// the table; this file only keeps the lifted cards across its updates and sends moves through
-// the htmx websocket form (#move-form). Keys: arrows move along the hand, Enter or Space lifts
+// the table and pushes only the fragments each move changed (#board-state says which game and
+// version the screen shows); this file only keeps the lifted cards across its updates and sends
+// moves through the htmx websocket form (#move-form), stamped with that version. Keys: arrows move along the hand, Enter or Space lifts
 // and plays, P passes the three chosen cards, L shows the last trick again (Escape puts it
 // away), M turns the sound off and on.
 (function () {
@@ -11,9 +12,21 @@
   let usingKeyboard = false; // focus follows a card across updates only for keyboard players
   let muted = localStorage.getItem("hearts-muted") === "1";
 
-  const board = () => document.getElementById("board");
+  const board = () => document.getElementById("board-state");
   const phase = () => (board() ? board().dataset.phase : "");
   const myTurn = () => board() !== null && board().dataset.myTurn === "1";
+
+  // A socket that reconnects says which game and version the screen shows, so the server sends
+  // what it missed (the whole table), or nothing if it missed nothing.
+  if (window.htmx) {
+    const open = window.htmx.createWebSocket || ((url) => new WebSocket(url, []));
+    window.htmx.createWebSocket = (url) => {
+      const state = board();
+      if (!state) return open(url);
+      const shown = `shown=${state.dataset.game}.${state.dataset.version}`;
+      return open(url + (url.includes("?") ? "&" : "?") + shown);
+    };
+  }
   const handCards = () => Array.from(document.querySelectorAll("#hand .card"));
 
   function announcer() {
@@ -83,6 +96,7 @@
     form.elements.action.value = action;
     form.elements.cards.value = cards.join(" ");
     form.elements.choice.value = choice || "";
+    if (board()) form.elements.version.value = board().dataset.version;
     window.htmx.trigger(form, "submit");
   }
 

@@ -110,7 +110,7 @@ def test_a_player_and_a_spectator_see_four_cards_in_every_trick_and_who_took_it(
     for card in [el.get_attribute("data-card") for el in page.locator("#hand .card").all()[:3]]:
         page.locator(f'#hand .card[data-card="{card}"]').click()
     page.locator("#pass-button").click()
-    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
+    page.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
 
     looked = False
     while True:

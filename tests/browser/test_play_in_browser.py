@@ -31,7 +31,7 @@ TABLE_STATE = """
   const last = document.querySelector(".last-hand");
   if (last && /Hand 1 scored/.test(last.textContent)) return "scored";
   if (document.querySelector(".moon-choice")) return "moon";
-  const board = document.getElementById("board");
+  const board = document.getElementById("board-state");
   if (board && board.dataset.phase === "playing" && board.dataset.myTurn === "1"
       && document.querySelector("#hand .card.legal")) return "play";
   const flash = document.getElementById("flash");
@@ -85,7 +85,7 @@ def wait_card_gone(page: Any, card: str) -> None:
         """card => {
           if (!document.querySelector(`#hand .card[data-card="${card}"]`)) return "gone";
           // The hand's last card: the next hand is dealt at once, and may hold the same card.
-          if (document.querySelector("#board[data-phase=passing]")) return "gone";
+          if (document.querySelector("#board-state[data-phase=passing]")) return "gone";
           const flash = document.getElementById("flash");
           return flash && flash.textContent.trim() ? "flash: " + flash.textContent.trim() : false;
         }""",
@@ -121,7 +121,7 @@ def pass_and_resign(page: Any) -> None:
     for card in hand_cards(page)[:3]:
         page.locator(f'#hand .card[data-card="{card}"]').click()
     page.locator("#pass-button").click()
-    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
+    page.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#resign-button").click()
     page.locator(".result").wait_for(timeout=STEP_MS)
@@ -148,7 +148,7 @@ def test_register_pass_and_play_a_full_hand_by_clicking(tab: Tab) -> None:
     assert page.locator("#hand .card.lifted").count() == 3
     assert pass_button.is_enabled()
     pass_button.click()
-    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
+    page.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
     after_pass = hand_cards(page)
     assert len(after_pass) == 13
     assert not set(chosen) & set(after_pass), "passed cards are still in the hand"
@@ -262,7 +262,7 @@ def test_keyboard_lifts_three_cards_and_p_passes(tab: Tab) -> None:
     assert page.locator("#pass-button").is_enabled()
 
     page.keyboard.press("p")
-    page.wait_for_selector("#board[data-phase=playing]", timeout=STEP_MS)
+    page.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
     after = hand_cards(page)
     assert len(after) == 13
     assert not set(chosen) & set(after), "passed cards are still in the hand"

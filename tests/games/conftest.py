@@ -11,6 +11,7 @@ from django.conf import settings as django_settings
 from django.db import connections
 from pytest_django.fixtures import Settings
 
+from games import live
 from hearts_site import celery_app
 
 
@@ -38,6 +39,7 @@ def _close_socket_connections() -> Iterator[None]:
     open after the test, and PostgreSQL would refuse to drop the test database at the end."""
     yield
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    live.close_pool_connections()
 
 
 @pytest.fixture(autouse=True)

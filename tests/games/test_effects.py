@@ -118,6 +118,7 @@ def test_a_card_played_tells_the_table_who_played_it_and_the_lobby_nothing(heard
             services.table_group(game.table_id),
             {
                 "type": "table.updated",
+                "game": game.pk,
                 "version": match.version + 1,
                 "events": [{"type": "card_played", "seat": seat, "card": card}],
             },
@@ -160,7 +161,12 @@ def test_a_pass_is_told_only_as_the_seat_that_has_passed(heard: Heard) -> None:
     assert heard == [
         (
             services.table_group(game.table_id),
-            {"type": "table.updated", "version": 1, "events": [{"type": "pass_made", "seat": 2}]},
+            {
+                "type": "table.updated",
+                "game": game.pk,
+                "version": 1,
+                "events": [{"type": "pass_made", "seat": 2}],
+            },
         )
     ]
 
