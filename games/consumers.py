@@ -5,8 +5,9 @@ message; the consumer checks its shape, then calls the service in a thread. Erro
 that socket only. When the group hears ``table.updated`` (the game, its new version and the
 public part of what happened: cards played, tricks taken, never a card still hidden; see
 games/effects.py), each socket pushes only the fragments of the table that changed for its own
-seat (games/live.py). A socket knows the version its screen shows: it skips a message for a
-version it has, and a gap (a message it never got) gets it the whole table. A socket that
+seat (games/live.py). A socket knows the version its screen shows and what each fragment on
+it shows: it skips a message for a version it has, and after a gap (a message it never got,
+or one that comes late) it pushes every fragment that differs from the screen. A socket that
 reconnects says what its screen shows (``?shown=game.version``): it gets the whole table if it
 missed anything, else nothing.
 
@@ -24,6 +25,8 @@ from typing import Any, NoReturn
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+
+from moderation import gates
 
 from . import live, selectors, services
 from .live import in_pool
@@ -88,6 +91,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         seat = services.seat_of(game, self.user)
         if seat is None:
             raise services.ServiceError("You are watching this table: only its players can move")
+        gates.check_may_play(self.user)
         if action == "resign":
             services.resign(game.pk, seat)
             return
@@ -99,13 +103,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.keys = None
             await self.push(None)
             return
-        if self.shown is not None and self.shown[0] == game:
-            if version <= self.shown[1]:
-                return  # the screen has it already
-            if version > self.shown[1] + 1:
-                self.keys = None  # a message was missed: the whole table
-        else:
-            self.keys = None  # another game (a rematch), or nothing shown yet
+        if self.shown is not None and self.shown[0] == game and version <= self.shown[1]:
+            return  # the screen has it already
+        if self.shown is None or self.shown[0] != game:
+            self.keys = None  # another game (a rematch), or nothing shown yet: the whole table
+        # A gap (messages from two processes may arrive out of order, or one was dropped) needs
+        # no whole table: the keys say what the screen shows, whatever version that was, and
+        # every fragment that differs from it is pushed.
         await self.push((game, version))
 
     async def push(

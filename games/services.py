@@ -35,6 +35,7 @@ from games.engine import (
     new_seed,
     parse_cards,
 )
+from moderation import gates
 from ratings.services import rate_game
 
 from . import effects, selectors
@@ -110,6 +111,7 @@ def take_seat(table_id: int, user: User, index: int, code: str | None = None) ->
             raise ServiceError("This table is private: sit down through its invite link")
         if table.status != Table.Status.OPEN:
             raise ServiceError("The game has started: you can watch it")
+        gates.check_may_sit(user, table)
         seats = list(table.seats.all())
         if not 0 <= index < len(seats):
             raise ServiceError("There is no such seat")
@@ -214,7 +216,9 @@ def start_game(table_id: int, user: User) -> Game:
             table=table,
             number=(last.number + 1) if last else 1,
             rules=table.rules,
-            rated=table.rated and not has_bot,
+            rated=table.rated
+            and not has_bot
+            and gates.may_be_rated([seat.user for seat in seats if seat.user is not None]),
             seed=bytes(table.next_seed),
             # One per seat, always; a bot adds nothing (docs/fairness.md, section 10).
             added_seeds=["" if seat.is_bot else seat.added_seed for seat in seats],
@@ -392,6 +396,7 @@ def _finish(game: Game, match: Match) -> None:
     game.deadline = None
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED)
     rate_game(game)
+    gates.after_game(game)
 
 
 def seats_to_act(match: Match) -> list[int]:

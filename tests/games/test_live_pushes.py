@@ -4,8 +4,6 @@ at every move of a hand and across hands."""
 
 from __future__ import annotations
 
-import re
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -16,55 +14,9 @@ from games import live, services
 from games.engine import Phase
 from games.models import Game, Table
 
+from .screens import Fragments, board_fragments, steady
+
 pytestmark = pytest.mark.django_db
-
-# What differs between two renders of one version: the seconds left on the clock (the page
-# counts them down itself) and the random seed offered to a player at every look.
-CLOCK = re.compile(r'<span class="clock-seconds">\d+</span>|(?<=name="seed")[^>]*')
-
-
-class _Fragments(HTMLParser):
-    """The top-level elements of a push (or of the board) by their ids, as their source."""
-
-    VOID = {"input", "br", "img", "meta", "link", "hr", "wbr", "source"}
-
-    def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=False)
-        self.html = html
-        self.lines = [0]
-        for line in html.splitlines(keepends=True):
-            self.lines.append(self.lines[-1] + len(line))
-        self.depth = 0
-        self.start: tuple[int, str] | None = None
-        self.found: dict[str, str] = {}
-        self.feed(html)
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.lines[line - 1] + column
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.depth == 0:
-            self.start = (self._offset(), dict(attrs).get("id") or "")
-        if tag not in self.VOID:
-            self.depth += 1
-
-    def handle_endtag(self, tag: str) -> None:
-        self.depth -= 1
-        if self.depth == 0 and self.start is not None:
-            offset, name = self.start
-            end = self.html.index(">", self._offset()) + 1
-            self.found[name] = self.html[offset:end]
-            self.start = None
-
-
-def _board_fragments(whole: str) -> dict[str, str]:
-    """The fragments of the whole table, as a screen holds them."""
-    inner = whole[whole.index('<section id="board"') :]
-    inner = inner[
-        inner.index(">") + 1 : inner.rindex("</section>", 0, inner.index('<div id="flash"'))
-    ]
-    return _Fragments(inner).found
 
 
 def _people_at(names: list[str], **options: Any) -> Game:
@@ -103,7 +55,7 @@ def test_the_fragments_pushed_after_each_move_show_what_the_whole_table_shows() 
         state = live.state_for(table.pk)
         assert state is not None
         push = live.render(state, viewer, code="", csrf_token="token", keys=None)
-        screens.append(_board_fragments(push.html))
+        screens.append(board_fragments(push.html))
         keys.append(push.keys)
     sizes: list[int] = []
     for step in range(400):
@@ -116,12 +68,11 @@ def test_the_fragments_pushed_after_each_move_show_what_the_whole_table_shows() 
         for index, viewer in enumerate(viewers):
             push = live.render(state, viewer, code="", csrf_token="token", keys=keys[index])
             sizes.append(len(push.html))
-            screens[index].update(_Fragments(push.html).found)
+            screens[index].update(Fragments(push.html).found)
             keys[index] = push.keys
             whole = live.render(state, viewer, code="", csrf_token="token", keys=None).html
-            expected = _board_fragments(whole)
-            shown = {name: CLOCK.sub("", html) for name, html in screens[index].items()}
-            assert shown == {name: CLOCK.sub("", html) for name, html in expected.items()}, (
+            expected = board_fragments(whole)
+            assert steady(screens[index]) == steady(expected), (
                 f"after move {step + 1}, viewer {index}"
             )
     game.refresh_from_db()
