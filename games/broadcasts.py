@@ -6,7 +6,11 @@ paused, down or restarting) is kept, the latest message per group, and a thread 
 sends it again once the layer answers a ping. Until then new messages join the kept ones at
 once instead of waiting on the layer too, so the moves made during an outage return at once.
 A table's message carries the game's version (games/effects.py), so a socket that gets only
-the latest one kept sees the gap and is sent the whole table, and one sent twice does no harm.
+the latest one kept sees the gap and catches up, and one sent twice does no harm.
+
+In a daphne process the sends run on its event loop (:func:`serve_from`) and the thread that
+committed the move does not wait for them: a move's thread is one of the few that also render
+every socket's pushes, and a send waits on several round trips to Redis.
 """
 
 from __future__ import annotations
@@ -30,6 +34,14 @@ Messages = dict[str, dict[str, Any]]  # group name: message
 _lock = threading.Lock()
 _kept: Messages = {}
 _resender: threading.Thread | None = None
+_loop: asyncio.AbstractEventLoop | None = None  # the daphne process's, once a socket opened
+
+
+def serve_from(loop: asyncio.AbstractEventLoop) -> None:
+    """Send from now on from ``loop`` (the process's event loop, where its sockets live),
+    without waiting, when a thread other than the loop's sends."""
+    global _loop
+    _loop = loop
 
 
 def send(messages: Messages) -> None:
@@ -41,12 +53,35 @@ def send(messages: Messages) -> None:
         if _kept:  # the layer failed and has not answered since: do not wait on it again
             _keep(messages)
             return
+    loop = _loop
+    if loop is not None and loop.is_running() and not _on(loop):
+        asyncio.run_coroutine_threadsafe(_send_or_keep(layer, messages), loop)
+        return
     try:
         async_to_sync(_send_all)(layer, messages)
     except Exception as error:  # a lost broadcast must never undo a committed move
-        log.warning("broadcast failed (%r): sent again when the channel layer answers", error)
-        with _lock:
-            _keep(messages)
+        _failed(messages, error)
+
+
+async def _send_or_keep(layer: Any, messages: Messages) -> None:
+    try:
+        await _send_all(layer, messages)
+    except Exception as error:
+        _failed(messages, error)
+
+
+def _failed(messages: Messages, error: Exception) -> None:
+    log.warning("broadcast failed (%r): sent again when the channel layer answers", error)
+    with _lock:
+        _keep(messages)
+
+
+def _on(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether this thread runs ``loop``."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 def pending() -> Messages:

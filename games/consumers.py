@@ -17,6 +17,7 @@ synchronous code, so that a move waiting on the database does not hold up every 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -28,7 +29,7 @@ from django.template.loader import render_to_string
 
 from moderation import gates
 
-from . import live, selectors, services
+from . import broadcasts, live, selectors, services
 from .live import in_pool
 from .models import Game, Table
 
@@ -39,6 +40,7 @@ SHOWN = re.compile(r"(\d{1,18})\.(\d{1,18})")
 
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
+        broadcasts.serve_from(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.group = services.table_group(self.table_id)
