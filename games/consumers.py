@@ -27,7 +27,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from moderation import gates
+from moderation import gates, sanctions
 
 from . import broadcasts, live, selectors, services
 from .live import in_pool
@@ -36,9 +36,30 @@ from .models import Game, Table
 log = logging.getLogger(__name__)
 
 SHOWN = re.compile(r"(\d{1,18})\.(\d{1,18})")
+ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class AccountSocket(AsyncWebsocketConsumer):
+    """A signed-in person's sockets, each in their account's group, so that a suspension or a
+    ban closes them all at once (moderation/sanctions.py)."""
+
+    account_group: str | None = None
+
+    async def join_account_group(self) -> None:
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.account_group = sanctions.account_group(user.pk)
+            await self.channel_layer.group_add(self.account_group, self.channel_name)
+
+    async def leave_account_group(self) -> None:
+        if self.account_group is not None:
+            await self.channel_layer.group_discard(self.account_group, self.channel_name)
+
+    async def account_closed(self, event: dict[str, Any]) -> None:
+        await self.close(code=ACCOUNT_CLOSED_CODE)
+
+
+class TableConsumer(AccountSocket):
     async def connect(self) -> None:
         broadcasts.serve_from(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -58,12 +79,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         # the socket carries the same cookie (its unmasked secret is a valid form token).
         self.csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_account_group()
         await self.accept()
         await self.push(None, showing=_shown(_query_value(self.scope, "shown")))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_account_group()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -141,13 +164,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=flash(message))
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(AccountSocket):
     async def connect(self) -> None:
         await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.join_account_group()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+        await self.leave_account_group()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby only listens; a frame still gets an answer, as at the table.

@@ -10,18 +10,35 @@ from django.contrib.auth.models import User
 
 from games.models import Game, Table
 
+from .models import Mark, is_marked, sanction_in_force
+
 
 def check_may_sit(user: User, table: Table) -> None:
     """Before ``user`` takes a seat at ``table``."""
+    from games.services import ServiceError  # the services import this module
+
+    if sanction := sanction_in_force(user):
+        raise ServiceError(sanction.notice)
+    if table.rated and is_marked(user):
+        raise ServiceError(
+            "Your games are unrated while staff review your account, so rated tables are "
+            "closed to you: choose an unrated table"
+        )
 
 
 def check_may_play(user: User) -> None:
     """Before ``user`` moves in a game (also the bots' and the clock's moves are not asked)."""
+    from games.services import ServiceError  # the services import this module
+
+    if sanction := sanction_in_force(user):
+        raise ServiceError(sanction.notice)
 
 
 def may_be_rated(users: Sequence[User]) -> bool:
-    """Whether a game of these people may be rated (every seat a person, the table rated)."""
-    return True
+    """Whether a game of these people may be rated (every seat a person, the table rated):
+    not if staff have marked one of them."""
+    marked = Mark.objects.filter(user__in=users, lifted_at__isnull=True)
+    return not marked.exists()
 
 
 def after_game(game: Game) -> None:

@@ -1,10 +1,16 @@
-"""What staff did: the audit log. Every staff action writes one entry through
-``moderation.audit.record``; nobody edits or deletes one, in the admin or anywhere else."""
+"""What staff did, and what it does to people.
+
+The audit log: every staff action writes one entry through ``moderation.audit.record``; nobody
+edits or deletes one, in the admin or anywhere else. Sanctions (suspensions and bans) and marks
+are changed only by ``moderation.sanctions``, each change with its entry.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
+from django.utils import formats, timezone
 
 
 class AuditEntry(models.Model):
@@ -44,3 +50,84 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ValueError("An audit entry is never deleted")
+
+
+class SanctionQuerySet(models.QuerySet["Sanction"]):
+    def in_force(self) -> SanctionQuerySet:
+        """Not lifted, and a ban or a suspension whose end has not come yet."""
+        now = timezone.now()
+        return self.filter(lifted_at__isnull=True).filter(
+            models.Q(ends_at__isnull=True) | models.Q(ends_at__gt=now)
+        )
+
+
+class Sanction(models.Model):
+    """A suspension (until ``ends_at``) or a ban (no end) of a person: while it is in force they
+    cannot sign in, sit down or move. Lifting it early sets ``lifted_at``; nothing is deleted."""
+
+    class Kind(models.TextChoices):
+        SUSPENSION = "suspension", "Suspension"
+        BAN = "ban", "Ban"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=10, choices=Kind)
+    reason = models.TextField()
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    starts_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField(null=True, blank=True)  # None: a ban, for good
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = SanctionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_at", "-pk"]
+        indexes = [models.Index(fields=["user", "lifted_at"], name="sanction_user_lifted")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.user}"
+
+    @property
+    def notice(self) -> str:
+        """What the person is told: why, and until when.
+
+        >>> Sanction(kind="ban", reason="Cheating.").notice
+        'Your account is banned: Cheating.'
+        """
+        if self.ends_at is None:
+            return f"Your account is banned: {self.reason}"
+        until = formats.date_format(timezone.localtime(self.ends_at), "j F Y, H:i T")
+        return f"Your account is suspended until {until}: {self.reason}"
+
+
+class Mark(models.Model):
+    """Staff's mark on a player ("suspected point feeding"): while it stands, their games are
+    unrated and they cannot sit at a rated table. Lifting it sets ``lifted_at``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="marks"
+    )
+    reason = models.TextField()
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Mark on {self.user}: {self.reason}"
+
+
+def sanction_in_force(user: AbstractBaseUser | AnonymousUser) -> Sanction | None:
+    """The sanction that keeps ``user`` out now (a ban before any suspension), if any."""
+    if not user.is_authenticated:
+        return None
+    in_force = Sanction.objects.in_force().filter(user_id=user.pk)
+    return in_force.order_by(models.F("ends_at").desc(nulls_first=True)).first()
+
+
+def is_marked(user: AbstractBaseUser) -> bool:
+    """Whether a mark of staff's stands on ``user``."""
+    return Mark.objects.filter(user_id=user.pk, lifted_at__isnull=True).exists()

@@ -1,0 +1,198 @@
+"""People in the admin: Django's user admin, with what staff see and do about a person.
+
+Besides the usual search and filters, the list says who is suspended or banned and who is
+marked, and its actions suspend, ban, lift, rename, mark and unmark the people chosen. Each
+action asks first, on a page of its own, for the reason (kept in the audit log) and what else
+it needs, then calls ``moderation.sanctions``. Every staff member may read the list and act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef, QuerySet
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+from moderation import sanctions
+from moderation.forms import MarkForm, ReasonForm, RenameForm, SuspendForm
+from moderation.models import Mark, Sanction
+
+Act = Callable[[User, User, dict[str, Any]], object]  # (staff, person, the form's data)
+
+
+class SanctionedFilter(admin.SimpleListFilter):
+    title = "suspended or banned"
+    parameter_name = "sanctioned"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() in ("yes", "no"):
+            return queryset.filter(sanctioned=self.value() == "yes")
+        return queryset
+
+
+class MarkedFilter(admin.SimpleListFilter):
+    title = "marked"
+    parameter_name = "marked"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() in ("yes", "no"):
+            return queryset.filter(marked=self.value() == "yes")
+        return queryset
+
+
+def _ask_then_act(
+    request: HttpRequest,
+    queryset: QuerySet[User],
+    *,
+    title: str,
+    form_class: type[Form],
+    act: Act,
+) -> HttpResponse | None:
+    """The page that asks for the reason (and the rest of ``form_class``), or, once it is
+    filled in, the action taken on each person chosen: back to the list, which says what was
+    done and what was refused and why."""
+    staff = request.user
+    assert isinstance(staff, User)
+    form = form_class(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        done, refused = [], []
+        for person in queryset:
+            try:
+                act(staff, person, form.cleaned_data)
+            except sanctions.ModerationError as error:
+                refused.append(f"{person.username}: {error}")
+            else:
+                done.append(person.username)
+        if done:
+            messages.success(request, f"{title}: {', '.join(done)}")
+        for line in refused:
+            messages.error(request, line)
+        return None
+    ctx = {
+        **admin.site.each_context(request),
+        "title": title,
+        "form": form,
+        "people": queryset,
+        "action": request.POST.get("action", ""),
+        "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        "opts": User._meta,
+    }
+    return TemplateResponse(request, "admin/moderation/action_form.html", ctx)
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PersonAdmin(UserAdmin):
+    list_display = [
+        "username",
+        "email",
+        "date_joined",
+        "last_login",
+        "is_active",
+        "is_staff",
+        "sanctioned",
+        "marked",
+    ]
+    list_filter = ["is_staff", "is_active", SanctionedFilter, MarkedFilter, "is_superuser"]
+    search_fields = ["username", "email"]
+    ordering = ["username"]
+    actions = ["suspend", "ban", "lift", "rename", "mark", "unmark"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
+        in_force = Sanction.objects.in_force().filter(user=OuterRef("pk"))
+        standing = Mark.objects.filter(user=OuterRef("pk"), lifted_at__isnull=True)
+        people = super().get_queryset(request)
+        return people.annotate(sanctioned=Exists(in_force), marked=Exists(standing))
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_active and request.user.is_staff
+
+    @admin.display(boolean=True, description="suspended or banned", ordering="sanctioned")
+    def sanctioned(self, person: Any) -> bool:
+        return bool(person.sanctioned)
+
+    @admin.display(boolean=True, description="marked", ordering="marked")
+    def marked(self, person: Any) -> bool:
+        return bool(person.marked)
+
+    @admin.action(description="Suspend the chosen people until a date")
+    def suspend(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Suspend",
+            form_class=SuspendForm,
+            act=lambda staff, person, data: sanctions.suspend(
+                staff, person, until=data["until"], reason=data["reason"]
+            ),
+        )
+
+    @admin.action(description="Ban the chosen people")
+    def ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Ban",
+            form_class=ReasonForm,
+            act=lambda staff, person, data: sanctions.ban(staff, person, reason=data["reason"]),
+        )
+
+    @admin.action(description="Lift the chosen people's suspensions and bans")
+    def lift(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Lift suspensions and bans",
+            form_class=ReasonForm,
+            act=lambda staff, person, data: sanctions.lift(staff, person, reason=data["reason"]),
+        )
+
+    @admin.action(description="Rename the chosen person")
+    def rename(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        if queryset.count() != 1:
+            messages.error(request, "Choose one person to rename at a time.")
+            return None
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Rename",
+            form_class=RenameForm,
+            act=lambda staff, person, data: sanctions.rename(
+                staff, person, data["new_name"], reason=data["reason"]
+            ),
+        )
+
+    @admin.action(description="Mark the chosen people (their games unrated)")
+    def mark(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Mark",
+            form_class=MarkForm,
+            act=lambda staff, person, data: sanctions.mark(staff, person, reason=data["reason"]),
+        )
+
+    @admin.action(description="Lift the chosen people's marks")
+    def unmark(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Lift marks",
+            form_class=ReasonForm,
+            act=lambda staff, person, data: sanctions.unmark(staff, person, reason=data["reason"]),
+        )

@@ -1,0 +1,63 @@
+"""The audit log, sanctions and marks in the admin: lists staff read, never edit. Every change
+to a sanction or a mark is an action on the person (accounts/admin.py), which writes its audit
+entry; nobody adds, changes or deletes an entry, superusers included."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import AuditEntry, Mark, Sanction
+
+# The admin's classes are generic only to the type checker (django-stubs).
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+else:
+    ModelAdmin = admin.ModelAdmin
+
+
+class ReadOnlyAdmin(ModelAdmin):
+    """A list and a detail page that every staff member may read; no add, change or delete
+    for anyone."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_active and request.user.is_staff
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["at", "staff", "action", "user", "game", "reason"]
+    list_filter = ["action", "at"]
+    search_fields = ["staff__username", "user__username", "reason"]
+    date_hierarchy = "at"
+    list_select_related = ["staff", "user", "game"]
+
+
+@admin.register(Sanction)
+class SanctionAdmin(ReadOnlyAdmin):
+    list_display = ["user", "kind", "starts_at", "ends_at", "lifted_at", "staff", "reason"]
+    list_filter = ["kind", "starts_at"]
+    search_fields = ["user__username", "reason"]
+    list_select_related = ["user", "staff"]
+
+
+@admin.register(Mark)
+class MarkAdmin(ReadOnlyAdmin):
+    list_display = ["user", "reason", "at", "lifted_at", "staff"]
+    list_filter = ["at"]
+    search_fields = ["user__username", "reason"]
+    list_select_related = ["user", "staff"]

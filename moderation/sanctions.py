@@ -1,0 +1,157 @@
+"""What staff do to a person: suspend, ban, lift, rename, mark and unmark.
+
+Each action is one transaction that locks the person's row, makes the change and writes its
+audit entry (``moderation.audit.record``), so the two are saved together or not at all. A
+sanction in force keeps the person out (``moderation.gates``, the sign-in backend and the
+middleware); once it is saved their sockets hear ``account.closed`` and close, and each game
+they are playing ends against them as a resignation, through the games' own write path.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import LookalikeKey, remember_lookalike_keys
+from accounts.validators import lookalike_keys, validate_username
+from games import broadcasts, services
+from games.models import Game, GamePlayer
+
+from .audit import record
+from .models import Mark, Sanction
+
+ACCOUNT_CLOSED = "account.closed"  # the message that closes a person's sockets
+
+
+class ModerationError(ValueError):
+    """An action staff cannot take; the message says why, fit to show them."""
+
+
+def account_group(user_id: int) -> str:
+    """The channel group of every socket a signed-in person has open."""
+    return f"user-{user_id}"
+
+
+def suspend(staff: User, user: User, *, until: datetime, reason: str) -> Sanction:
+    """Keep ``user`` out until ``until``."""
+    if until <= timezone.now():
+        raise ModerationError("A suspension ends in the future: choose a later end")
+    return _sanction(staff, user, Sanction.Kind.SUSPENSION, until, reason)
+
+
+def ban(staff: User, user: User, *, reason: str) -> Sanction:
+    """Keep ``user`` out for good (until a lift)."""
+    return _sanction(staff, user, Sanction.Kind.BAN, None, reason)
+
+
+def lift(staff: User, user: User, *, reason: str) -> int:
+    """End every sanction of ``user``'s in force now; how many there were."""
+    _check_reason(reason)
+    with transaction.atomic():
+        _lock(user)
+        in_force = list(Sanction.objects.in_force().filter(user=user).values_list("pk", flat=True))
+        if not in_force:
+            raise ModerationError(f"{user.username} has no suspension or ban in force")
+        Sanction.objects.filter(pk__in=in_force).update(lifted_at=timezone.now())
+        record(staff, "lift", user=user, reason=reason, details={"sanctions": in_force})
+    return len(in_force)
+
+
+def rename(staff: User, user: User, new_name: str, *, reason: str) -> None:
+    """Give ``user`` the name ``new_name``, under the rules names are chosen by; the entry
+    keeps the old name."""
+    _check_reason(reason)
+    with transaction.atomic():
+        _lock(user)
+        old_name = user.username
+        _check_name(user, new_name)
+        user.username = new_name
+        user.save(update_fields=["username"])
+        remember_lookalike_keys(user)
+        details = {"old_name": old_name, "new_name": new_name}
+        record(staff, "rename", user=user, reason=reason, details=details)
+
+
+def mark(staff: User, user: User, *, reason: str) -> Mark:
+    """Mark ``user`` (``reason``: "suspected point feeding", say): until the mark is lifted
+    their games are unrated and rated tables refuse them."""
+    _check_reason(reason)
+    with transaction.atomic():
+        _lock(user)
+        if Mark.objects.filter(user=user, lifted_at__isnull=True).exists():
+            raise ModerationError(f"{user.username} is marked already")
+        marked = Mark.objects.create(user=user, reason=reason, staff=staff)
+        record(staff, "mark", user=user, reason=reason, details={"mark": marked.pk})
+    return marked
+
+
+def unmark(staff: User, user: User, *, reason: str) -> None:
+    """Lift ``user``'s mark: their next games may be rated again."""
+    _check_reason(reason)
+    with transaction.atomic():
+        _lock(user)
+        standing = Mark.objects.filter(user=user, lifted_at__isnull=True)
+        marks = list(standing.values_list("pk", flat=True))
+        if not marks:
+            raise ModerationError(f"{user.username} is not marked")
+        standing.update(lifted_at=timezone.now())
+        record(staff, "unmark", user=user, reason=reason, details={"marks": marks})
+
+
+def _sanction(
+    staff: User, user: User, kind: Sanction.Kind, until: datetime | None, reason: str
+) -> Sanction:
+    _check_reason(reason)
+    if user.pk == staff.pk:
+        raise ModerationError("Staff cannot suspend or ban themselves")
+    with transaction.atomic():
+        _lock(user)
+        sanction = Sanction.objects.create(
+            user=user, kind=kind, reason=reason, staff=staff, ends_at=until
+        )
+        details = {"sanction": sanction.pk, "until": until.isoformat() if until else None}
+        action = "suspend" if kind == Sanction.Kind.SUSPENSION else "ban"
+        record(staff, action, user=user, reason=reason, details=details)
+        closed = {account_group(user.pk): {"type": ACCOUNT_CLOSED}}
+        transaction.on_commit(lambda: broadcasts.send(closed))
+    _end_running_games(user)
+    return sanction
+
+
+def _end_running_games(user: User) -> None:
+    """Each game ``user`` is playing ends against them as a resignation (after the sanction is
+    saved, so that a game's failure cannot undo it)."""
+    playing = GamePlayer.objects.filter(user=user, is_bot=False, game__status=Game.Status.PLAYING)
+    for game_id, seat in playing.values_list("game_id", "seat"):
+        try:
+            services.resign(game_id, seat)
+        except services.ServiceError:  # it ended meanwhile
+            continue
+
+
+def _lock(user: User) -> None:
+    """Two staff acting on one person at once take turns."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+def _check_reason(reason: str) -> None:
+    if not reason.strip():
+        raise ModerationError("Say why: the reason is kept in the audit log")
+
+
+def _check_name(user: User, name: str) -> None:
+    """The rules a new name is chosen by at registration (accounts.forms.RegisterForm)."""
+    try:
+        validate_username(name)
+    except ValidationError as error:
+        raise ModerationError(" ".join(error.messages)) from error
+    if User.objects.filter(username__iexact=name).exclude(pk=user.pk).exists():
+        raise ModerationError("That name is already taken")
+    keys = LookalikeKey.objects.filter(key__in=lookalike_keys(name)).exclude(user=user)
+    holder = keys.select_related("user").order_by("user_id").first()
+    if holder is not None:
+        raise ModerationError(f"“{name}” could be taken for “{holder.user.username}”")
