@@ -9,6 +9,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from fairplay import penalties
+
 from . import selectors, services
 from .forms import TableForm
 from .models import Table
@@ -22,7 +24,11 @@ def _user(request: HttpRequest) -> User:
 
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = {"tables": selectors.lobby_tables(), "form": TableForm()}
+    context = {
+        "tables": selectors.lobby_tables(),
+        "form": TableForm(),
+        "ban": penalties.ban_of(request.user),
+    }
     return render(request, "games/lobby.html", context)
 
 

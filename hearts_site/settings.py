@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "moderation",
+    "fairplay",
 ]
 
 MIDDLEWARE = [

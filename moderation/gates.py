@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 
+from fairplay import penalties
 from games.models import Game, Table
 
 from .models import Mark, is_marked, sanction_in_force
@@ -24,6 +25,7 @@ def check_may_sit(user: User, table: Table) -> None:
             "Your games are unrated while staff review your account, so rated tables are "
             "closed to you: choose an unrated table"
         )
+    penalties.check_may_sit(user, table)
 
 
 def check_may_play(user: User) -> None:
@@ -43,3 +45,4 @@ def may_be_rated(users: Sequence[User]) -> bool:
 
 def after_game(game: Game) -> None:
     """In the transaction that ends ``game``, after it is rated."""
+    penalties.record_game(game)

@@ -1,0 +1,41 @@
+"""Abandonments: the rated games a person left before the end, and the bans they earned.
+
+Only ``fairplay.penalties`` writes one, as a rated game ends; the ban it earned runs from its
+``at`` to its ``until``, and once forgiven it no longer counts towards the next ban's length.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Abandonment(models.Model):
+    """One rated game that ``user`` left: by three time-outs in a row, a strict missed
+    deadline or resigning before the last hand."""
+
+    class Reason(models.TextChoices):
+        # The engine's words for how a game ended early (games.engine.match.END_REASONS).
+        LEFT = "left", "Three time-outs in a row"
+        TIMED_OUT = "timed out", "A missed deadline (strict clock)"
+        RESIGNED = "resigned", "Resigned before the last hand"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="abandonments"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="abandonments")
+    at = models.DateTimeField(db_index=True)  # when the game ended
+    reason = models.CharField(max_length=10, choices=Reason)
+    # How many abandonments not yet forgiven this one made (1 for the first): the ban's step.
+    level = models.PositiveSmallIntegerField()
+    until = models.DateTimeField()  # the end of the ban from rated tables it earned
+    forgiven_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_abandonment_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} left {self.game} ({self.reason})"
