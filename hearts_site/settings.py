@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "ratings",
     "moderation",
     "fairplay",
+    "reports",
 ]
 
 MIDDLEWARE = [
@@ -286,6 +287,9 @@ HEARTS_BROADCAST_TIMEOUT = env_float("HEARTS_BROADCAST_TIMEOUT", 1.0)
 # Threads a daphne process runs its sockets' moves and renders in (games/live.py); each holds
 # a database connection of its own.
 HEARTS_SOCKET_THREADS = env_int("HEARTS_SOCKET_THREADS", 8, minimum=1)
+# Reports from players (reports/): how many of one reporter's reports made in the last day may
+# be open at once, so that staff read reports rather than one person's stream of them.
+HEARTS_REPORTS_A_DAY = env_int("HEARTS_REPORTS_A_DAY", 3, minimum=1)
 
 LOGGING = {
     "version": 1,

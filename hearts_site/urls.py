@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("ratings/", include("ratings.urls")),
+    path("reports/", include("reports.urls")),
 ]

@@ -1,0 +1,169 @@
+"""The staff's queue of reports: open ones first, newest first. A report's page shows what
+staff need to judge it (the game, both players' recent games, the other reports of the same
+player) and closes it as acted on or dismissed, with a note, through ``reports.services``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.models import User
+from django.db.models import Case, QuerySet, Value, When
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from games.models import Game
+
+from . import selectors, services
+from .models import Report
+
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Report]
+else:  # the class is generic to the type checker only
+    ModelAdmin = admin.ModelAdmin
+
+# The submit buttons of a report's page, and what each one does.
+DECISIONS = {"_act_on": services.act_on, "_dismiss": services.dismiss}
+
+SHOWN = (
+    "created_at",
+    "status",
+    "category",
+    "reporter_link",
+    "reported_link",
+    "game_link",
+    "comment",
+    "reported_games",
+    "reporter_games",
+    "other_reports",
+    "handled_by",
+    "handled_at",
+)
+
+
+@admin.register(Report)
+class ReportAdmin(ModelAdmin):
+    list_display = ("created_at", "status", "category", "reported", "reporter", "game_link")
+    list_filter = ("status", "category")
+    search_fields = ("reported__username", "reporter__username")
+    # The open reports first, newest first. The admin takes an expression here; django-stubs
+    # types the attribute as field names only.
+    ordering = (  # type: ignore[assignment]
+        Case(When(status=Report.Status.OPEN, then=Value(0)), default=Value(1)).asc(),
+        "-created_at",
+        "-pk",
+    )
+    list_select_related = ("reporter", "reported")
+    fields = (*SHOWN, "staff_note")
+    change_form_template = "reports/admin_change_form.html"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # players file reports; staff only handle them
+
+    def has_delete_permission(self, request: HttpRequest, obj: Report | None = None) -> bool:
+        return False  # a handled report is the record of why staff acted
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Report | None = None) -> list[str]:
+        # The note is written once, with the decision; after it the report stays as it was.
+        return [*SHOWN] if obj is not None and obj.is_open else [*SHOWN, "staff_note"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
+        return super().get_queryset(request).select_related("game")
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        decision = next((name for name in DECISIONS if name in request.POST), None)
+        if request.method == "POST" and decision:
+            return self._decide(request, object_id, decision)
+        # The two decisions are the only ways to change a report.
+        context = {
+            **(extra_context or {}),
+            "show_save": False,
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+            "show_delete": False,
+        }
+        return super().change_view(request, object_id, form_url, context)
+
+    def _decide(self, request: HttpRequest, object_id: str, decision: str) -> HttpResponse:
+        report = get_object_or_404(self.get_queryset(request), pk=object_id)
+        here = reverse("admin:reports_report_change", args=[report.pk])
+        if not self.has_change_permission(request, report):
+            messages.error(request, "You may not handle reports.")
+            return HttpResponseRedirect(here)
+        note = request.POST.get("staff_note", "").strip()
+        if not note:
+            messages.error(request, "Say in the note what you did or why there is nothing to do.")
+            return HttpResponseRedirect(here)
+        assert isinstance(request.user, User)
+        try:
+            DECISIONS[decision](report, request.user, note)
+        except services.ReportAlreadyHandled:
+            messages.error(request, "Someone else handled this report first.")
+            return HttpResponseRedirect(here)
+        messages.success(request, f"Report {report.pk}: {report.get_status_display().lower()}.")
+        return HttpResponseRedirect(reverse("admin:reports_report_changelist"))
+
+    @admin.display(description="reporter")
+    def reporter_link(self, report: Report) -> SafeString:
+        return _profile_link(report.reporter)
+
+    @admin.display(description="reported player")
+    def reported_link(self, report: Report) -> SafeString:
+        return _profile_link(report.reported)
+
+    @admin.display(description="game")
+    def game_link(self, report: Report) -> SafeString | str:
+        return _game_link(report.game) if report.game else "none"
+
+    @admin.display(description="the reported player's recent games")
+    def reported_games(self, report: Report) -> SafeString | str:
+        return _game_links(selectors.recent_games(report.reported))
+
+    @admin.display(description="the reporter's recent games")
+    def reporter_games(self, report: Report) -> SafeString | str:
+        return _game_links(selectors.recent_games(report.reporter))
+
+    @admin.display(description="other reports of the same player")
+    def other_reports(self, report: Report) -> SafeString | str:
+        others = selectors.other_reports_against(report)
+        if not others:
+            return "none"
+        rows = (
+            (
+                reverse("admin:reports_report_change", args=[other.pk]),
+                other.pk,
+                f"{other.created_at:%Y-%m-%d}",
+                other.get_category_display(),
+                other.reporter.username,
+                other.get_status_display(),
+            )
+            for other in others
+        )
+        items = format_html_join("", '<li><a href="{}">Report {}</a> ({}): {} by {}, {}</li>', rows)
+        return format_html("<ul>{}</ul>", items)
+
+
+def _profile_link(user: User) -> SafeString:
+    return format_html('<a href="{}">{}</a>', reverse("profile", args=[user.username]), user)
+
+
+def _game_link(game: Game) -> SafeString:
+    return format_html('<a href="{}">Game {}</a>', reverse("game_detail", args=[game.pk]), game.pk)
+
+
+def _game_links(games: QuerySet[Game]) -> SafeString | str:
+    rows = (
+        (reverse("game_detail", args=[game.pk]), game.pk, f"{game.started_at:%Y-%m-%d %H:%M}")
+        for game in games
+    )
+    items = format_html_join("", '<li><a href="{}">Game {}</a> ({})</li>', rows)
+    return format_html("<ul>{}</ul>", items) if items else "none"
