@@ -9,7 +9,7 @@ import pytest
 
 from fairplay.models import Abandonment
 from games import services
-from games.models import Game
+from games.models import Game, MoveRecord
 
 from .play import (
     fresh,
@@ -110,4 +110,5 @@ def test_a_dropped_connection_that_comes_back_before_the_deadline_is_not_leaving
 
     assert fresh(game).status == Game.Status.FINISHED
     assert ending_of(game) == "target"
+    assert MoveRecord.objects.filter(game=game, seat=0, timeout=True).count() == 2
     assert Abandonment.objects.count() == 0
