@@ -192,3 +192,20 @@ def test_a_player_who_is_not_staff_cannot_reach_the_queue() -> None:
     report.refresh_from_db()
     assert report.is_open
     assert not AuditEntry.objects.exists()
+
+
+def test_staff_who_may_only_view_reports_cannot_decide_them() -> None:
+    people("alice", "bob")
+    report = _report("alice", "bob")
+    viewer = User.objects.create_user("vera", is_staff=True)
+    viewer.user_permissions.set(Permission.objects.filter(codename="view_report"))
+    client = Client()
+    client.force_login(viewer)
+
+    page = client.get(_page_of(report)).content.decode()
+    client.post(_page_of(report), {"staff_note": "Looks fine.", "_dismiss": "1"})
+
+    assert 'name="_dismiss"' not in page
+    report.refresh_from_db()
+    assert report.is_open
+    assert not AuditEntry.objects.exists()
