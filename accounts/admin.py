@@ -119,6 +119,9 @@ class PersonAdmin(UserAdmin):
         people = super().get_queryset(request)
         return people.annotate(sanctioned=Exists(in_force), marked=Exists(standing))
 
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_active and request.user.is_staff
+
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.is_active and request.user.is_staff
 

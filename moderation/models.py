@@ -13,6 +13,16 @@ from django.db import models
 from django.utils import formats, timezone
 
 
+class AuditQuerySet(models.QuerySet["AuditEntry"]):
+    """Entries are added one at a time (``record``); none is updated or deleted in bulk either."""
+
+    def update(self, **kwargs: object) -> int:
+        raise ValueError("An audit entry is never changed")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ValueError("An audit entry is never deleted")
+
+
 class AuditEntry(models.Model):
     """One staff action: who did what, when, to whom (a person, a game, a report) and why."""
 
@@ -35,6 +45,8 @@ class AuditEntry(models.Model):
     )
     reason = models.TextField(blank=True)
     details = models.JSONField(default=dict, blank=True)  # e.g. {"old_name": ..., "until": ...}
+
+    objects = AuditQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-pk"]

@@ -4,7 +4,9 @@ Renames keep the old name in the audit log; a marked player's games are unrated.
 
 from __future__ import annotations
 
-from datetime import timedelta
+import doctest
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth import SESSION_KEY
@@ -17,7 +19,7 @@ from accounts.models import holder_of_a_lookalike
 from games import services
 from games.models import Game, Table
 from games.services import ServiceError
-from moderation import gates, sanctions
+from moderation import gates, models, sanctions
 from moderation.models import AuditEntry, Sanction
 from moderation.sanctions import ModerationError
 
@@ -31,7 +33,7 @@ def staff() -> User:
     return User.objects.create_user("mod_erin", is_staff=True)
 
 
-def _sign_in(client: Client, username: str) -> object:
+def _sign_in(client: Client, username: str) -> Any:
     return client.post(reverse("login"), {"username": username, "password": PASSWORD})
 
 
@@ -120,6 +122,7 @@ def test_a_ban_ends_the_running_game_as_the_banned_players_resignation(staff: Us
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+    assert game.result is not None
     assert game.result["reason"] == "resigned"
     assert game.result["forfeited"] == 1  # bob's seat
 
@@ -244,3 +247,11 @@ def test_lifting_a_mark_lets_games_be_rated_again_and_is_logged(staff: User) -> 
     assert services.start_game(table.pk, people[0]).rated
     actions = list(AuditEntry.objects.values_list("action", flat=True))
     assert actions == ["unmark", "mark"]
+
+
+def test_the_notice_says_why_and_until_when() -> None:
+    ends = datetime(2026, 12, 8, 14, 30, tzinfo=UTC)
+    suspension = Sanction(kind=Sanction.Kind.SUSPENSION, reason="Spam.", ends_at=ends)
+
+    assert suspension.notice == "Your account is suspended until 8 December 2026, 14:30 UTC: Spam."
+    assert doctest.testmod(models).failed == 0

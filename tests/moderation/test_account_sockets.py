@@ -1,0 +1,103 @@
+"""A suspension or a ban closes every socket the person has open (code 4401) and ends their
+running game as their resignation, which their table sees; a banned person's move over a
+socket still open is refused with the reason."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from games import services
+from games.models import Game
+from moderation import sanctions
+from moderation.models import Sanction
+from tests.games.sockets import (
+    TIMEOUT,
+    flash_error,
+    htmx_move,
+    lobby_socket,
+    open_table_socket,
+    session_cookie,
+)
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def _four_playing() -> tuple[Game, list[User], list[str]]:
+    people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
+    table = services.create_table(people[0])
+    for index, person in enumerate(people[1:], start=1):
+        services.take_seat(table.pk, person, index)
+    game = services.start_game(table.pk, people[0])
+    return game, people, [session_cookie(person) for person in people]
+
+
+async def _until_closed(socket: WebsocketCommunicator) -> int:
+    """Read what the socket is sent until it is closed; the close code."""
+    while True:
+        output: dict[str, Any] = await socket.receive_output(timeout=TIMEOUT)
+        if output["type"] == "websocket.close":
+            return int(output["code"])
+
+
+async def test_a_ban_closes_the_persons_sockets_and_ends_their_game_as_a_resignation() -> None:
+    game, people, cookies = await sync_to_async(_four_playing)()
+    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    bobs_table, _ = await open_table_socket(game.table_id, cookies[1])
+    bobs_lobby = lobby_socket()
+    bobs_lobby.scope["headers"].append((b"cookie", cookies[1].encode()))
+    assert (await bobs_lobby.connect(timeout=TIMEOUT))[0]
+    alices_table, _ = await open_table_socket(game.table_id, cookies[0])
+
+    await sync_to_async(sanctions.ban)(staff, people[1], reason="Cheating.")
+
+    assert await _until_closed(bobs_table) == 4401
+    assert await _until_closed(bobs_lobby) == 4401
+    ended = await alices_table.receive_from(timeout=TIMEOUT)
+    assert "resigned" in ended  # alice's table shows the game over, and why
+    assert await alices_table.receive_nothing(timeout=0.3)  # and her socket stays open
+    await sync_to_async(game.refresh_from_db)()
+    assert game.status == Game.Status.FINISHED
+    assert game.result is not None and game.result["forfeited"] == 1
+    await alices_table.disconnect()
+
+
+async def test_a_suspension_leaves_other_peoples_sockets_open() -> None:
+    _, people, cookies = await sync_to_async(_four_playing)()
+    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    carols_lobby = lobby_socket()
+    carols_lobby.scope["headers"].append((b"cookie", cookies[2].encode()))
+    assert (await carols_lobby.connect(timeout=TIMEOUT))[0]
+
+    until = timezone.now() + timedelta(days=1)
+    await sync_to_async(sanctions.suspend)(staff, people[1], until=until, reason="Spam.")
+
+    while not await carols_lobby.receive_nothing(timeout=0.3):
+        output = await carols_lobby.receive_output(timeout=TIMEOUT)
+        assert output["type"] == "websocket.send"  # the lobby's list: bob's game is over
+    await carols_lobby.disconnect()
+
+
+async def test_a_banned_persons_move_is_refused_with_the_reason() -> None:
+    game, people, cookies = await sync_to_async(_four_playing)()
+    socket, _ = await open_table_socket(game.table_id, cookies[1])
+    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    # Made directly, as if the socket had missed its close: the move's own check refuses it.
+    await sync_to_async(Sanction.objects.create)(
+        user=people[1], kind=Sanction.Kind.BAN, reason="Cheating.", staff=staff
+    )
+
+    await socket.send_to(text_data=json.dumps(htmx_move("resign")))
+
+    reply = await socket.receive_from(timeout=TIMEOUT)
+    assert flash_error(reply) == "Your account is banned: Cheating."
+    await sync_to_async(game.refresh_from_db)()
+    assert game.status == Game.Status.PLAYING
+    await socket.disconnect()
