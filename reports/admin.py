@@ -5,6 +5,7 @@ player) and closes it as acted on or dismissed, with a note, through ``reports.s
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.contrib.auth.models import User
@@ -71,7 +72,7 @@ class ReportAdmin(ModelAdmin):
         return [*SHOWN] if obj is not None and obj.is_open else [*SHOWN, "staff_note"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
-        return super().get_queryset(request).select_related("game")
+        return super().get_queryset(request).select_related("game__table")
 
     def change_view(
         self,
@@ -156,14 +157,17 @@ def _profile_link(user: User) -> SafeString:
     return format_html('<a href="{}">{}</a>', reverse("profile", args=[user.username]), user)
 
 
+def _game_url(game: Game) -> str:
+    """The game's page; a private table's game only opens with its invite code."""
+    url = reverse("game_detail", args=[game.pk])
+    return f"{url}?{urlencode({'code': game.table.invite_code})}" if game.table.private else url
+
+
 def _game_link(game: Game) -> SafeString:
-    return format_html('<a href="{}">Game {}</a>', reverse("game_detail", args=[game.pk]), game.pk)
+    return format_html('<a href="{}">Game {}</a>', _game_url(game), game.pk)
 
 
 def _game_links(games: QuerySet[Game]) -> SafeString | str:
-    rows = (
-        (reverse("game_detail", args=[game.pk]), game.pk, f"{game.started_at:%Y-%m-%d %H:%M}")
-        for game in games
-    )
+    rows = ((_game_url(game), game.pk, f"{game.started_at:%Y-%m-%d %H:%M}") for game in games)
     items = format_html_join("", '<li><a href="{}">Game {}</a> ({})</li>', rows)
     return format_html("<ul>{}</ul>", items) if items else "none"

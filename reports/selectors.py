@@ -15,7 +15,7 @@ RECENT_GAMES = 10
 def recent_games(user: User) -> QuerySet[Game]:
     """The games ``user`` sat in as a person, newest first, private ones too (for staff)."""
     games = Game.objects.filter(players__user=user, players__is_bot=False).distinct()
-    return games.order_by("-started_at", "-pk")[:RECENT_GAMES]
+    return games.select_related("table").order_by("-started_at", "-pk")[:RECENT_GAMES]
 
 
 def reports_by(user: User) -> QuerySet[Report]:

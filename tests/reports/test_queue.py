@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games import services
 from games.models import Game
 from moderation.models import AuditEntry
 from reports.models import Report
@@ -106,6 +107,21 @@ def test_a_reports_page_shows_both_players_games_and_the_other_reports(
     assert f'href="{_page_of(by_bob)}"' not in html  # a report by bob is not one of bob
     assert 'name="_act_on"' in html and 'name="_dismiss"' in html
     assert 'name="_save"' not in html
+
+
+def test_a_private_games_link_carries_its_invite_code_so_staff_can_open_it(
+    staff: Client,
+) -> None:
+    alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
+    table = services.create_table(alice, private=True)
+    for seat, person in enumerate((bob, carol, dave), start=1):
+        services.take_seat(table.pk, person, seat, table.invite_code)
+    game = play_out(services.start_game(table.pk, alice), 1)
+    report = _report("alice", "bob", game)
+    link = f"{reverse('game_detail', args=[game.pk])}?code={table.invite_code}"
+
+    assert f'href="{link}"' in staff.get(_page_of(report)).content.decode()
+    assert staff.get(link).status_code == 200
 
 
 def test_acting_on_a_report_is_audited_and_the_reporter_sees_it_handled(
