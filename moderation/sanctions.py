@@ -3,8 +3,9 @@
 Each action is one transaction that locks the person's row, makes the change and writes its
 audit entry (``moderation.audit.record``), so the two are saved together or not at all. A
 sanction in force keeps the person out (``moderation.gates``, the sign-in backend and the
-middleware); once it is saved their sockets hear ``account.closed`` and close, and each game
-they are playing ends against them as a resignation, through the games' own write path.
+middleware); once it is saved their sockets hear ``account.closed`` and close, each game they
+are playing ends against them as a resignation and they leave the open tables they sit at,
+through the games' own write path.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import LookalikeKey, remember_lookalike_keys
 from accounts.validators import lookalike_keys, validate_username
 from games import broadcasts, services
-from games.models import Game, GamePlayer
+from games.models import Game, GamePlayer, Seat, Table
 
 from .audit import record
 from .models import Mark, Sanction
@@ -78,7 +80,7 @@ def rename(staff: User, user: User, new_name: str, *, reason: str) -> None:
 
 def mark(staff: User, user: User, *, reason: str) -> Mark:
     """Mark ``user`` (``reason``: "suspected point feeding", say): until the mark is lifted
-    their games are unrated and rated tables refuse them."""
+    their games are unrated and rated tables refuse them (they leave those they sit at)."""
     _check_reason(reason)
     with transaction.atomic():
         _lock(user)
@@ -86,6 +88,7 @@ def mark(staff: User, user: User, *, reason: str) -> Mark:
             raise ModerationError(f"{user.username} is marked already")
         marked = Mark.objects.create(user=user, reason=reason, staff=staff)
         record(staff, "mark", user=user, reason=reason, details={"mark": marked.pk})
+    _leave_open_tables(user, Seat.objects.filter(table__rated=True))
     return marked
 
 
@@ -118,18 +121,31 @@ def _sanction(
         record(staff, action, user=user, reason=reason, details=details)
         closed = {account_group(user.pk): {"type": ACCOUNT_CLOSED}}
         transaction.on_commit(lambda: broadcasts.send(closed))
-    _end_running_games(user)
+    _take_out_of_play(user)
     return sanction
 
 
-def _end_running_games(user: User) -> None:
-    """Each game ``user`` is playing ends against them as a resignation (after the sanction is
-    saved, so that a game's failure cannot undo it)."""
+def _take_out_of_play(user: User) -> None:
+    """Each game ``user`` is playing ends against them as a resignation, and they leave the
+    open tables they sit at. After the sanction is saved, so that a game's failure cannot undo
+    it."""
     playing = GamePlayer.objects.filter(user=user, is_bot=False, game__status=Game.Status.PLAYING)
     for game_id, seat in playing.values_list("game_id", "seat"):
         try:
             services.resign(game_id, seat)
         except services.ServiceError:  # it ended meanwhile
+            continue
+    _leave_open_tables(user, Seat.objects.all())
+
+
+def _leave_open_tables(user: User, seats: QuerySet[Seat]) -> None:
+    """``user`` leaves those of ``seats`` they hold at open tables of others (a table they host
+    stays: nobody else could start or close it)."""
+    waiting = seats.filter(user=user, table__status=Table.Status.OPEN).exclude(table__host=user)
+    for table_id in waiting.values_list("table_id", flat=True):
+        try:
+            services.leave_seat(table_id, user)
+        except services.ServiceError:  # it started meanwhile: the gates refuse their moves
             continue
 
 

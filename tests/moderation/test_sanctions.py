@@ -215,7 +215,7 @@ def test_a_rename_follows_the_rules_names_are_chosen_by(staff: User) -> None:
 
 def test_a_marked_players_next_game_is_unrated(staff: User) -> None:
     people, table = _four_at_a_table(rated=True)
-    sanctions.mark(staff, people[2], reason="Suspected point feeding.")
+    sanctions.mark(staff, people[0], reason="Suspected point feeding.")  # alice, the host
 
     game = services.start_game(table.pk, people[0])
 
@@ -240,9 +240,9 @@ def test_a_marked_player_cannot_sit_at_a_rated_table_but_may_at_an_unrated_one(
 
 def test_lifting_a_mark_lets_games_be_rated_again_and_is_logged(staff: User) -> None:
     people, table = _four_at_a_table(rated=True)
-    sanctions.mark(staff, people[2], reason="Suspected point feeding.")
+    sanctions.mark(staff, people[0], reason="Suspected point feeding.")
 
-    sanctions.unmark(staff, people[2], reason="Reviewed: no feeding.")
+    sanctions.unmark(staff, people[0], reason="Reviewed: no feeding.")
 
     assert services.start_game(table.pk, people[0]).rated
     actions = list(AuditEntry.objects.values_list("action", flat=True))
@@ -255,3 +255,29 @@ def test_the_notice_says_why_and_until_when() -> None:
 
     assert suspension.notice == "Your account is suspended until 8 December 2026, 14:30 UTC: Spam."
     assert doctest.testmod(models).failed == 0
+
+
+def test_a_suspended_person_leaves_the_open_tables_they_sit_at(staff: User) -> None:
+    alice = User.objects.create_user("alice")
+    bob = User.objects.create_user("bob")
+    table = services.create_table(alice)
+    services.take_seat(table.pk, bob, 2)
+
+    sanctions.suspend(staff, bob, until=timezone.now() + timedelta(hours=1), reason="Spam.")
+
+    assert not table.seats.filter(user=bob).exists()
+    assert table.seats.filter(user=alice).exists()
+
+
+def test_a_marked_player_leaves_the_rated_tables_they_sit_at(staff: User) -> None:
+    alice = User.objects.create_user("alice")
+    carol = User.objects.create_user("carol")
+    rated = services.create_table(alice, rated=True)
+    unrated = services.create_table(alice)
+    services.take_seat(rated.pk, carol, 1)
+    services.take_seat(unrated.pk, carol, 1)
+
+    sanctions.mark(staff, carol, reason="Suspected point feeding.")
+
+    assert not rated.seats.filter(user=carol).exists()
+    assert unrated.seats.filter(user=carol).exists()
