@@ -138,6 +138,9 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)  # the number of moves in the log
     status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
     rated = models.BooleanField(default=False)
+    # Voided by staff (games.moderation.void_game): kept in the history, never rated again.
+    void = models.BooleanField(default=False)
+    voided_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     # The engine's state after the last move (Match.to_snapshot), stamped with its version;
@@ -219,6 +222,9 @@ class GamePlayer(models.Model):
     class Meta:
         ordering = ["seat"]
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat}: {self.name}"
 
     @property
     def name(self) -> str:

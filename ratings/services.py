@@ -22,11 +22,12 @@ from .models import Rating, RatingChange
 
 
 def is_rateable(game: Game, players: Sequence[GamePlayer]) -> bool:
-    """Rated table, no bot, every seat a registered person from start to end, and a result
-    with places."""
+    """Rated table, not voided, no bot, every seat a registered person from start to end, and
+    a result with places."""
     user_ids = [player.user_id for player in players]
     return (
         game.rated
+        and not game.void
         and game.status == Game.Status.FINISHED
         and bool(game.result and game.result.get("places"))
         and bool(players)
