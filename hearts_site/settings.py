@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "moderation",
     "fairplay",
     "reports",
+    "collusion",
 ]
 
 MIDDLEWARE = [

@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("ratings/", include("ratings.urls")),
     path("reports/", include("reports.urls")),
+    path("staff/collusion/", include("collusion.urls")),
 ]
