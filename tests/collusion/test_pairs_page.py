@@ -56,3 +56,12 @@ def test_the_page_says_when_no_pair_has_played_enough(client: Client) -> None:
     response = client.get(URL)
 
     assert "No pair of players has 5 rated games together yet." in response.content.decode()
+
+
+def test_the_admin_index_links_to_the_page(client: Client) -> None:
+    client.force_login(User.objects.create_user("erin", is_staff=True, is_superuser=True))
+
+    response = client.get(reverse("admin:index"))
+
+    assert response.status_code == 200
+    assert f'href="{URL}"' in response.content.decode()
