@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from games.engine import Card, Hand, IllegalMoveError, Match, Move, Rules, cards_of
@@ -49,8 +49,10 @@ EVIDENCE_TRICKS = 3  # tricks shown per pair
 
 @dataclass(frozen=True, order=True)
 class Player:
+    """A person, known by id: a renamed player is the same player."""
+
     id: int
-    name: str
+    name: str = field(compare=False)
 
     def __str__(self) -> str:
         return self.name

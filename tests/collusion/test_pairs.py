@@ -5,6 +5,7 @@ rotating; a pair is flagged at p < 0.001 divided by the number of pairs ranked (
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import override_settings
 
 from collusion.selectors import ranked_pairs
@@ -69,3 +70,15 @@ def test_pairs_with_fewer_games_together_than_the_setting_are_not_ranked() -> No
     history([alice, bob, carol, dave], GAMES, colluders=(alice, bob))
 
     assert ranked_pairs() == []
+
+
+def test_a_player_who_changes_name_is_still_one_player() -> None:
+    alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
+    history([alice, bob, carol, dave], GAMES // 2, colluders=(alice, bob))
+    User.objects.filter(pk=alice.pk).update(username="alicia")
+    history([alice, bob, carol, dave], GAMES // 2, colluders=(alice, bob), first_deal=2000)
+
+    pairs = ranked_pairs()
+
+    assert len(pairs) == 6
+    assert pairs[0].games == GAMES and pairs[0].flagged
