@@ -19,10 +19,6 @@ from tests.engine.playing import seed
 TARGET = 25  # short games: two or three hands each
 
 
-def people(*names: str) -> list[User]:
-    return [User.objects.get_or_create(username=name)[0] for name in names]
-
-
 def taker_of_trick(match: Match, seat: int, card: Card) -> int:
     """Who takes the trick in play if ``seat`` plays ``card`` and the rest of the table plays on
     as the rule-based bot does: the colluders see the table's cards, as friends who tell each

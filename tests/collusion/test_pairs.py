@@ -10,7 +10,8 @@ from django.test import override_settings
 
 from collusion.selectors import ranked_pairs
 from collusion.signals import PairSignal
-from tests.collusion.history import history, people
+from tests.collusion.history import history
+from tests.ratings.finishing import people
 
 pytestmark = pytest.mark.django_db
 

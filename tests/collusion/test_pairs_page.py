@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tests.collusion.history import history, people
+from tests.collusion.history import history
+from tests.ratings.finishing import people
 
 pytestmark = pytest.mark.django_db
 
