@@ -12,12 +12,12 @@ from games.models import Game, MoveRecord
 
 from .signals import PairSignal, Player, RatedGame, rank_pairs
 
-MIN_GAMES = 5  # rated games a pair must share to be ranked (setting COLLUSION_MIN_GAMES)
 LATEST_GAMES = 1000  # the page reads this many of the latest rated games
 
 
 def min_games() -> int:
-    return int(getattr(settings, "COLLUSION_MIN_GAMES", MIN_GAMES))
+    """The rated games a pair must share to be ranked (the setting COLLUSION_MIN_GAMES)."""
+    return int(settings.COLLUSION_MIN_GAMES)
 
 
 def rated_games(limit: int = LATEST_GAMES) -> Iterator[RatedGame]:

@@ -39,14 +39,14 @@ HAND_POINTS = points_of(mask_of(ALL_CARDS))  # the penalty points of one hand: 2
 
 def ban_length(level: int) -> timedelta:
     """How long the ``level``-th abandonment not yet forgiven bars its player from rated tables."""
-    first = timedelta(minutes=getattr(settings, "HEARTS_ABANDONMENT_BAN_MINUTES", 10))
-    longest = timedelta(minutes=getattr(settings, "HEARTS_ABANDONMENT_BAN_MAX_MINUTES", 48 * 60))
+    first = timedelta(minutes=settings.HEARTS_ABANDONMENT_BAN_MINUTES)
+    longest = timedelta(minutes=settings.HEARTS_ABANDONMENT_BAN_MAX_MINUTES)
     return min(first * 2 ** min(level - 1, 32), longest)
 
 
 def clean_games_to_forgive() -> int:
     """Clean rated games, since the latest abandonment, that forgive them all."""
-    games: int = getattr(settings, "HEARTS_CLEAN_GAMES_TO_FORGIVE", 10)
+    games: int = settings.HEARTS_CLEAN_GAMES_TO_FORGIVE
     return games
 
 

@@ -94,6 +94,7 @@ def create_table(
         Seat.objects.bulk_create(
             Seat(table=table, index=i, user=host if i == 0 else None) for i in range(rules.players)
         )
+        gates.check_may_sit(host, table)  # the host sits down too: refused, nothing is kept
         _table_changed(table)
     return table
 
@@ -207,9 +208,10 @@ def start_game(table_id: int, user: User) -> Game:
             raise ServiceError("Only the host can start the game")
         if table.status == Table.Status.PLAYING:
             raise ServiceError("The game has already started")
-        seats = list(table.seats.all())
+        seats = list(table.seats.select_related("user"))
         if any(seat.is_empty for seat in seats):
             raise ServiceError("Fill every seat (people or bots) before starting")
+        _check_players_may_play(table, seats, user)
         has_bot = any(seat.is_bot for seat in seats)
         last = table.current_game()
         game = Game.objects.create(
@@ -237,6 +239,23 @@ def start_game(table_id: int, user: User) -> Game:
         game.save(update_fields=["deadline", "snapshot"])
         _after_change(game, match, bots)
     return game
+
+
+def _check_players_may_play(table: Table, seats: list[Seat], starter: User) -> None:
+    """Everyone seated may still play here: since they sat down, staff may have suspended one
+    of them, or they may have earned a ban from rated tables (a rematch, too)."""
+    for seat in seats:
+        if seat.user is None:
+            continue
+        try:
+            gates.check_may_start(seat.user, table)
+        except ServiceError as refused:
+            if seat.user.pk == starter.pk:
+                raise
+            raise ServiceError(
+                f"{seat.user.username} cannot play at this table now: the game cannot start "
+                "until their seat is free or given to a bot"
+            ) from refused
 
 
 def play_now(user: User) -> Game:

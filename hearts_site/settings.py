@@ -291,6 +291,16 @@ HEARTS_SOCKET_THREADS = env_int("HEARTS_SOCKET_THREADS", 8, minimum=1)
 # Reports from players (reports/): how many of one reporter's reports made in the last day may
 # be open at once, so that staff read reports rather than one person's stream of them.
 HEARTS_REPORTS_A_DAY = env_int("HEARTS_REPORTS_A_DAY", 3, minimum=1)
+# Leaving rated games (fairplay/): the first ban from rated tables, in minutes, doubling with
+# each abandonment not yet forgiven up to the longest; forgiven after this many clean rated games.
+HEARTS_ABANDONMENT_BAN_MINUTES = env_int("HEARTS_ABANDONMENT_BAN_MINUTES", 10, minimum=1)
+HEARTS_ABANDONMENT_BAN_MAX_MINUTES = env_int(
+    "HEARTS_ABANDONMENT_BAN_MAX_MINUTES", 48 * 60, minimum=1
+)
+HEARTS_CLEAN_GAMES_TO_FORGIVE = env_int("HEARTS_CLEAN_GAMES_TO_FORGIVE", 10, minimum=1)
+# Collusion signals (collusion/): the rated games two people must share before their pair is
+# ranked on the staff page.
+COLLUSION_MIN_GAMES = env_int("COLLUSION_MIN_GAMES", 5, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -28,6 +28,17 @@ def check_may_sit(user: User, table: Table) -> None:
     penalties.check_may_sit(user, table)
 
 
+def check_may_start(user: User, table: Table) -> None:
+    """Before a game starts at ``table`` with ``user`` seated (they sat down earlier, and may
+    have been suspended or banned, or barred from rated tables, since: a rematch, say). A mark
+    does not stop it: the game is unrated (``may_be_rated``)."""
+    from games.services import ServiceError  # the services import this module
+
+    if sanction := sanction_in_force(user):
+        raise ServiceError(sanction.notice)
+    penalties.check_may_sit(user, table)
+
+
 def check_may_play(user: User) -> None:
     """Before ``user`` moves in a game (also the bots' and the clock's moves are not asked)."""
     from games.services import ServiceError  # the services import this module
