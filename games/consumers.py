@@ -11,9 +11,8 @@ or one that comes late) it pushes every fragment that differs from the screen. A
 reconnects says what its screen shows (``?shown=game.version``): it gets the whole table if it
 missed anything, else nothing.
 
-Moves and the loads of a table's state run in threads of the process's pool, not on the one
-thread Channels keeps for synchronous code, so that a move waiting on the database does not hold
-up every other table; a push's render needs no database and runs on the event loop.
+The work runs in threads of the process's pool, not on the one thread Channels keeps for
+synchronous code, so that a move waiting on the database does not hold up every other table.
 """
 
 from __future__ import annotations
@@ -142,19 +141,24 @@ class TableConsumer(AccountSocket):
         self, at_least: tuple[int, int] | None, showing: tuple[int, int] | None = None
     ) -> None:
         """Send what changed on the screen since what it shows, from the table's state at the
-        version ``at_least`` or later (None: as it is now). The state comes from the database
-        once for all this process's sockets at the table (in a thread); the render needs no
-        database and runs here, without handing the work to a thread and back."""
-        state = await live.state_soon(self.table_id, at_least)
-        if state is None:  # the table is gone
+        version ``at_least`` or later (None: as it is now)."""
+        push = await in_pool(self._render)(at_least, showing)
+        if push is None:  # the table is gone
             await self.close(code=4404)
             return
-        push = live.render(
-            state, self.user, code=self.code, csrf_token=self.csrf, keys=self.keys, showing=showing
-        )
         self.shown, self.keys = push.shown, push.keys
         if push.html:
             await self.send(text_data=push.html)
+
+    def _render(
+        self, at_least: tuple[int, int] | None, showing: tuple[int, int] | None
+    ) -> live.Push | None:
+        state = live.state_for(self.table_id, at_least)
+        if state is None:
+            return None
+        return live.render(
+            state, self.user, code=self.code, csrf_token=self.csrf, keys=self.keys, showing=showing
+        )
 
     async def send_error(self, message: str) -> None:
         await self.send(text_data=flash(message))

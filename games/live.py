@@ -14,7 +14,6 @@ the same for all of them, so their fragments are rendered once per version and s
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -133,48 +132,13 @@ def state_for(table_id: int, shown: tuple[int, int] | None = None) -> TableState
         return state
 
 
-_loads: dict[int, asyncio.Future[TableState | None]] = {}  # the loads under way, by table
-
-
-async def state_soon(table_id: int, shown: tuple[int, int] | None = None) -> TableState | None:
-    """:func:`state_for` from the event loop: the sockets of a table that hear of a move
-    together wait for one load in a thread of the pool, instead of each holding a thread while
-    it waits for the others' load. Without ``shown`` (seating changed, a socket connects) it
-    loads afresh, as :func:`state_for` does."""
-    if shown is None:
-        return await in_pool(state_for)(table_id, None)
-    with _lock:
-        kept = _latest.get(table_id)
-    if _covers(kept, shown):
-        return kept
-    load = _loads.get(table_id)
-    if load is None or load.done() or load.get_loop() is not asyncio.get_running_loop():
-        load = asyncio.ensure_future(in_pool(state_for)(table_id, shown))
-        _loads[table_id] = load
-        load.add_done_callback(
-            lambda done: _loads.pop(table_id, None) if _loads.get(table_id) is done else None
-        )
-    state = await asyncio.shield(load)
-    if _covers(state, shown):
-        return state
-    return await in_pool(state_for)(table_id, shown)  # that load was for an older version
-
-
-def _covers(state: TableState | None, shown: tuple[int, int] | None) -> bool:
-    """Whether ``state`` is the game ``shown`` at its version or later."""
-    have = None if state is None else state.shown
-    return shown is not None and have is not None and have[0] == shown[0] and have[1] >= shown[1]
-
-
 def forget(table_id: int | None = None) -> None:
     """Drop what this process keeps (of one table, or all): for tests."""
     with _lock:
         if table_id is None:
             _latest.clear()
-            _loads.clear()
         else:
             _latest.pop(table_id, None)
-            _loads.pop(table_id, None)
 
 
 def _next_version(kept: TableState) -> TableState | None:
