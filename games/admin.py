@@ -35,31 +35,26 @@ else:
     TabularInline = admin.TabularInline
 
 
-class ReadOnlyAdmin(ModelAdmin):
+class NoWrites:
+    """No add, change or delete for anyone: what the read-only pages and inlines share."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(NoWrites, ModelAdmin):
     """Shows rows and never writes one: no add, change or delete form."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-
-class ReadOnlyInline(TabularInline):
+class ReadOnlyInline(NoWrites, TabularInline):
     extra = 0
     can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
 
 
 def public_links(game: Game) -> SafeString:

@@ -23,7 +23,6 @@ from typing import Any
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connections
 from django.template.loader import render_to_string
 
@@ -31,6 +30,7 @@ from games.engine import Match
 
 from . import selectors
 from .models import Game, GamePlayer, Table
+from .selectors import Viewer
 
 FRAGMENTS = (
     "board-state",
@@ -47,7 +47,6 @@ FRAGMENTS = (
 )
 
 Keys = dict[str, Hashable]
-Viewer = AbstractBaseUser | AnonymousUser | None
 
 # Tables whose latest state a process keeps; a table past this is loaded again when it moves.
 KEPT_TABLES = 5000
@@ -187,7 +186,7 @@ def render(
     base = {"table": state.table, "user": user, "csrf_token": csrf_token, "code": code}
     if state.game is None or state.match is None:
         return Push(render_to_string("games/_live.html", base), None, {})
-    me = _seat_of(state, user)
+    me = selectors.seat_among(state.players, user)
     shared = me is None and _user_id(user) not in state.seated
     resumed = keys is None and showing is not None and showing == state.shown
     if shared and (keys is not None or resumed):
@@ -284,10 +283,3 @@ def fragment_keys(context: dict[str, Any]) -> Keys:
 
 def _user_id(user: Viewer) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
-
-
-def _seat_of(state: TableState, user: Viewer) -> int | None:
-    user_id = _user_id(user)
-    if user_id is None:
-        return None
-    return next((p.seat for p in state.players if p.user_id == user_id and not p.is_bot), None)

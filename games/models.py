@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
@@ -266,3 +267,17 @@ class MoveRecord(models.Model):
 
     def to_engine(self) -> Move:
         return Move(self.kind, self.seat, tuple(parse_cards(self.cards)), self.choice, self.timeout)
+
+    @classmethod
+    def logs_of(cls, game_ids: list[int]) -> dict[int, list[Move]]:
+        """The move logs of several games in one query, as the engine's moves, read as plain
+        rows: a few hundred moves a game add up."""
+        logs: dict[int, list[Move]] = defaultdict(list)
+        rows = (
+            cls.objects.filter(game_id__in=game_ids)
+            .order_by("game_id", "number")
+            .values_list("game_id", "kind", "seat", "cards", "choice", "timeout")
+        )
+        for game_id, kind, seat, cards, choice, timeout in rows.iterator(chunk_size=5000):
+            logs[game_id].append(Move(kind, seat, tuple(parse_cards(cards)), choice, timeout))
+        return logs

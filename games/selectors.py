@@ -142,15 +142,14 @@ def table_view(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, 
     """Everything the table page shows to ``user``: only what their seat may know."""
     match = game.live_match()
     players = list(game.players.select_related("user"))
-    me = next(
-        (
-            p.seat
-            for p in players
-            if user.is_authenticated and p.user_id == user.pk and not p.is_bot
-        ),
-        None,
-    )
-    return build_context(game, match, players, me)
+    return build_context(game, match, players, seat_among(players, user))
+
+
+def seat_among(players: list[GamePlayer], user: Viewer) -> int | None:
+    """The seat of the person ``user`` among a game's ``players``, or None (a spectator)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((p.seat for p in players if p.user_id == user.pk and not p.is_bot), None)
 
 
 def build_context(

@@ -4,21 +4,17 @@ entry; nobody adds, changes or deletes an entry, superusers included."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games.admin import ReadOnlyAdmin
+
 from .models import AuditEntry, Mark, Sanction
 
-# The admin's classes are generic only to the type checker (django-stubs).
-if TYPE_CHECKING:
-    ModelAdmin = admin.ModelAdmin[Any]
-else:
-    ModelAdmin = admin.ModelAdmin
 
-
-class ReadOnlyAdmin(ModelAdmin):
+class StaffReadOnlyAdmin(ReadOnlyAdmin):
     """A list and a detail page that every staff member may read; no add, change or delete
     for anyone."""
 
@@ -28,18 +24,9 @@ class ReadOnlyAdmin(ModelAdmin):
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.is_active and request.user.is_staff
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(StaffReadOnlyAdmin):
     list_display = ["at", "staff", "action", "user", "game", "reason"]
     list_filter = ["action", "at"]
     search_fields = ["staff__username", "user__username", "reason"]
@@ -48,7 +35,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(ReadOnlyAdmin):
+class SanctionAdmin(StaffReadOnlyAdmin):
     list_display = ["user", "kind", "starts_at", "ends_at", "lifted_at", "staff", "reason"]
     list_filter = ["kind", "starts_at"]
     search_fields = ["user__username", "reason"]
@@ -56,7 +43,7 @@ class SanctionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Mark)
-class MarkAdmin(ReadOnlyAdmin):
+class MarkAdmin(StaffReadOnlyAdmin):
     list_display = ["user", "reason", "at", "lifted_at", "staff"]
     list_filter = ["at"]
     search_fields = ["user__username", "reason"]

@@ -18,8 +18,7 @@ def check_may_sit(user: User, table: Table) -> None:
     """Before ``user`` takes a seat at ``table``."""
     from games.services import ServiceError  # the services import this module
 
-    if sanction := sanction_in_force(user):
-        raise ServiceError(sanction.notice)
+    check_may_play(user)
     if table.rated and is_marked(user):
         raise ServiceError(
             "Your games are unrated while staff review your account, so rated tables are "
@@ -32,10 +31,7 @@ def check_may_start(user: User, table: Table) -> None:
     """Before a game starts at ``table`` with ``user`` seated (they sat down earlier, and may
     have been suspended or banned, or barred from rated tables, since: a rematch, say). A mark
     does not stop it: the game is unrated (``may_be_rated``)."""
-    from games.services import ServiceError  # the services import this module
-
-    if sanction := sanction_in_force(user):
-        raise ServiceError(sanction.notice)
+    check_may_play(user)
     penalties.check_may_sit(user, table)
 
 

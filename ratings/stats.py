@@ -8,14 +8,14 @@ the result's places (a shared first place is a win).
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db.models import Prefetch, prefetch_related_objects
 
-from games.engine import Match, Move, Rules, parse_cards
+from games.engine import Match, Move, Rules
 from games.models import Game, GamePlayer, MoveRecord
 
 from .models import GameTally, RatingChange
@@ -121,7 +121,7 @@ def game_tallies(games: list[Game]) -> dict[int, GameTally]:
     tallies = {t.game_id: t for t in GameTally.objects.filter(game_id__in=[g.pk for g in games])}
     missing = [game for game in games if game.pk not in tallies]
     if missing:
-        moves = _moves_of([game.pk for game in missing])
+        moves = MoveRecord.logs_of([game.pk for game in missing])
         new = [tally_of(game, moves[game.pk]) for game in missing]
         GameTally.objects.bulk_create(new, ignore_conflicts=True)
         tallies.update((tally.game_id, tally) for tally in new)
@@ -140,19 +140,6 @@ def tally_of(game: Game, moves: list[Move]) -> GameTally:
         ],
         moons=[sum(hand.shooter == seat for hand in match.hands) for seat in range(match.players)],
     )
-
-
-def _moves_of(game_ids: list[int]) -> dict[int, list[Move]]:
-    """The move logs of several games in one query, as the engine's moves."""
-    moves: dict[int, list[Move]] = defaultdict(list)
-    rows = (
-        MoveRecord.objects.filter(game_id__in=game_ids)
-        .order_by("game_id", "number")
-        .values_list("game_id", "kind", "seat", "cards", "choice", "timeout")
-    )
-    for game_id, kind, seat, cards, choice, timeout in rows.iterator(chunk_size=5000):
-        moves[game_id].append(Move(kind, seat, tuple(parse_cards(cards)), choice, timeout))
-    return moves
 
 
 def _place(game: Game, seat: int) -> int | None:

@@ -4,7 +4,6 @@ unrated, and every rating is what a fresh ``recompute_ratings`` makes of the gam
 from __future__ import annotations
 
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -20,33 +19,11 @@ from games.services import ServiceError
 from moderation.models import AuditEntry
 from ratings.maths import Skill, rate
 from ratings.models import Rating, RatingChange
-from tests.ratings.finishing import people, play_a_card, play_out, start
+from tests.ratings.finishing import every_rating, people, play_a_card, play_out, start
 
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = "/admin/games/game/"
-
-
-def _everything() -> tuple[dict[str, tuple[float, float, int]], list[tuple[Any, ...]]]:
-    """Every rating and every rating change, as plain values to compare."""
-    ratings = {
-        r.user.username: (r.mu, r.sigma, r.games) for r in Rating.objects.select_related("user")
-    }
-    changes = sorted(
-        (
-            c.game_id,
-            c.user.username,
-            c.seat,
-            c.place,
-            c.mu_before,
-            c.sigma_before,
-            c.mu_after,
-            c.sigma_after,
-            c.games_after,
-        )
-        for c in RatingChange.objects.select_related("user")
-    )
-    return ratings, changes
 
 
 def _a_season() -> list[Game]:
@@ -85,14 +62,14 @@ def _void_through_the_admin(client: Client, game: Game, reason: str) -> str:
 
 def test_a_void_recomputes_every_later_rating_exactly_as_a_fresh_recompute() -> None:
     games = _a_season()
-    before = _everything()
+    before = every_rating()
     voided = games[1]
 
     void_game(voided.pk, _staff(), "bob and carol played as one")
-    after_void = _everything()
+    after_void = every_rating()
     call_command("recompute_ratings", stdout=StringIO())
 
-    assert _everything() == after_void
+    assert every_rating() == after_void
     assert voided.pk not in {change[0] for change in after_void[1]}
     assert len(after_void[1]) == 20
     # The first game's changes stand; every later game of the voided game's players moved.
@@ -116,7 +93,7 @@ def test_the_new_ratings_are_the_rating_maths_over_the_games_left_in_order() -> 
             skills[name] = skill
             counts[name] = counts.get(name, 0) + 1
 
-    ratings, _ = _everything()
+    ratings, _ = every_rating()
     assert ratings == {
         name: (skill.mu, skill.sigma, counts[name]) for name, skill in skills.items()
     }

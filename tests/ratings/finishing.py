@@ -9,7 +9,30 @@ from django.contrib.auth.models import User
 from games import services
 from games.engine import Match, Phase, Rules, fingerprint
 from games.models import Game, MoveRecord
+from ratings.models import Rating, RatingChange
 from tests.engine.playing import seed, step
+
+
+def every_rating() -> tuple[dict[str, tuple[float, float, int]], list[tuple[object, ...]]]:
+    """Every rating and every rating change, as plain values to compare."""
+    ratings = {
+        r.user.username: (r.mu, r.sigma, r.games) for r in Rating.objects.select_related("user")
+    }
+    changes = sorted(
+        (
+            c.game_id,
+            c.user.username,
+            c.seat,
+            c.place,
+            c.mu_before,
+            c.sigma_before,
+            c.mu_after,
+            c.sigma_after,
+            c.games_after,
+        )
+        for c in RatingChange.objects.select_related("user")
+    )
+    return ratings, changes
 
 
 def people(*names: str) -> list[User]:

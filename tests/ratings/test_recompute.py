@@ -10,31 +10,9 @@ from django.core.management import call_command
 from games import services
 from games.models import Game
 from ratings.maths import Skill, rate
-from ratings.models import Rating, RatingChange
-from tests.ratings.finishing import people, play_a_card, play_out, start
+from tests.ratings.finishing import every_rating, people, play_a_card, play_out, start
 
 pytestmark = pytest.mark.django_db
-
-
-def _everything() -> tuple[dict[str, tuple[float, float, int]], list[tuple[object, ...]]]:
-    ratings = {
-        r.user.username: (r.mu, r.sigma, r.games) for r in Rating.objects.select_related("user")
-    }
-    changes = sorted(
-        (
-            c.game_id,
-            c.user.username,
-            c.seat,
-            c.place,
-            c.mu_before,
-            c.sigma_before,
-            c.mu_after,
-            c.sigma_after,
-            c.games_after,
-        )
-        for c in RatingChange.objects.select_related("user")
-    )
-    return ratings, changes
 
 
 def _a_season() -> list[Game]:
@@ -56,22 +34,22 @@ def _a_season() -> list[Game]:
 
 def test_recomputing_gives_exactly_the_numbers_of_the_live_updates() -> None:
     _a_season()
-    live = _everything()
+    live = every_rating()
     assert len(live[1]) == 24
 
     call_command("recompute_ratings", stdout=StringIO())
 
-    assert _everything() == live
+    assert every_rating() == live
 
 
 def test_recomputing_twice_changes_nothing() -> None:
     _a_season()
     call_command("recompute_ratings", stdout=StringIO())
-    once = _everything()
+    once = every_rating()
 
     call_command("recompute_ratings", stdout=StringIO())
 
-    assert _everything() == once
+    assert every_rating() == once
 
 
 def test_a_voided_game_is_left_out_when_the_ratings_are_recomputed() -> None:
@@ -83,7 +61,7 @@ def test_a_voided_game_is_left_out_when_the_ratings_are_recomputed() -> None:
     call_command("recompute_ratings", stdout=StringIO())
 
     expected = rate([Skill()] * 4, kept.result["places"])
-    ratings, changes = _everything()
+    ratings, changes = every_rating()
     assert [ratings[name] for name in ("alice", "bob", "carol", "dave")] == [
         (skill.mu, skill.sigma, 1) for skill in expected
     ]
