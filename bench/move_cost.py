@@ -1,6 +1,6 @@
 """What one move costs the server early in a long match and late in it: ``services.act``, then
-what the table's sockets do with the news (games/live.py): load the table's state once, and
-push the fragments that changed to each of the four players and to a spectator. A move starts
+what the table's relay does with the news (games/relays.py): load the table's state once, and
+render the fragments that changed for each of the four players and a spectator. A move starts
 from the game's snapshot, not from its whole log, so the two figures should be within 15% of
 each other. The whole table, as a socket that connects is sent it, is timed too.
 
@@ -81,7 +81,7 @@ def _one_move(
     back afterwards."""
     from django.db import transaction
 
-    from games import live, services
+    from games import live, relays, services
     from games.models import Game
 
     seat, kind, cards, choice = move
@@ -89,20 +89,29 @@ def _one_move(
     live.forget()
     before = live.state_for(game.table_id)
     assert before is not None
-    keys = [live.render(before, v, code="", csrf_token="", keys=None).keys for v in viewers]
+    screens = []
+    for viewer in viewers:
+        screen = relays.Screen(viewer, "", "", _unused, _unused)
+        push = live.render(before, viewer, code="", csrf_token="", keys=None)
+        screen.shown, screen.keys = push.shown, push.keys
+        screens.append(screen)
     with transaction.atomic():
         start = time.perf_counter()
         services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
-        state = live.state_for(game.table_id, (game_id, game.version + 1))
+        # What the table's relay does with the news: one load, every screen's fragments.
+        jobs = [(screen, screen.keys, None) for screen in screens]
+        state, _ = relays._render_all(game.table_id, (game_id, game.version + 1), jobs)
         assert state is not None
-        for viewer, shown in zip(viewers, keys, strict=True):
-            live.render(state, viewer, code="", csrf_token="", keys=shown)
         pushes = time.perf_counter() - start
         start = time.perf_counter()
         live.render(state, viewers[0], code="", csrf_token="", keys=None)
         whole = time.perf_counter() - start
         transaction.set_rollback(True)
     return pushes, whole
+
+
+async def _unused(*args: Any) -> None:
+    raise AssertionError("nothing is sent here")
 
 
 def main() -> None:

@@ -11,6 +11,10 @@ the latest one kept sees the gap and catches up, and one sent twice does no harm
 In a daphne process the sends run on its event loop (:func:`serve_from`) and the thread that
 committed the move does not wait for them: a move's thread is one of the few that also render
 every socket's pushes, and a send waits on several round trips to Redis.
+
+A group that this process itself listens to (a table its sockets show: games/relays.py) hears
+the message at once as well, without the round trip through Redis, and even while Redis does
+not answer; it hears it again from Redis, and skips it then, since it has that version.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -35,6 +40,18 @@ _lock = threading.Lock()
 _kept: Messages = {}
 _resender: threading.Thread | None = None
 _loop: asyncio.AbstractEventLoop | None = None  # the daphne process's, once a socket opened
+_here: dict[str, Callable[[dict[str, Any]], object]] = {}  # group: who hears it in this process
+
+
+def listen_here(group: str, hear: Callable[[dict[str, Any]], object]) -> None:
+    """From now on ``hear`` (thread-safe) is called with each message this process sends to
+    ``group``, as soon as it is sent."""
+    _here[group] = hear
+
+
+def stop_listening_here(group: str, hear: Callable[[dict[str, Any]], object]) -> None:
+    if _here.get(group) is hear:
+        del _here[group]
 
 
 def serve_from(loop: asyncio.AbstractEventLoop) -> None:
@@ -46,6 +63,12 @@ def serve_from(loop: asyncio.AbstractEventLoop) -> None:
 
 def send(messages: Messages) -> None:
     """Send each group its message; keep them to send again if the layer does not answer."""
+    for group, message in messages.items():
+        if (hear := _here.get(group)) is not None:
+            try:
+                hear(message)
+            except RuntimeError:  # its event loop is closed (a test's): nobody hears it now
+                stop_listening_here(group, hear)
     layer = get_channel_layer()
     if layer is None:
         return

@@ -2,14 +2,13 @@
 
 A table socket may watch (anyone) or play (the person in a seat). Every move is one small JSON
 message; the consumer checks its shape, then calls the service in a thread. Errors go back to
-that socket only. When the group hears ``table.updated`` (the game, its new version and the
-public part of what happened: cards played, tricks taken, never a card still hidden; see
-games/effects.py), each socket pushes only the fragments of the table that changed for its own
-seat (games/live.py). A socket knows the version its screen shows and what each fragment on
-it shows: it skips a message for a version it has, and after a gap (a message it never got,
-or one that comes late) it pushes every fragment that differs from the screen. A socket that
-reconnects says what its screen shows (``?shown=game.version``): it gets the whole table if it
-missed anything, else nothing.
+that socket only. What the socket's screen is sent is the table's relay's work
+(games/relays.py): one a table a process, in the table's group for all the process's sockets
+there. When it hears ``table.updated`` (the game, its new version and the public part of what
+happened: cards played, tricks taken, never a card still hidden; see games/effects.py), it
+pushes each socket only the fragments that changed for its own seat (games/live.py). A socket
+that reconnects says what its screen shows (``?shown=game.version``): it gets the whole table if
+it missed anything, else nothing.
 
 The work runs in threads of the process's pool, not on the one thread Channels keeps for
 synchronous code, so that a move waiting on the database does not hold up every other table.
@@ -29,9 +28,9 @@ from django.template.loader import render_to_string
 
 from moderation import gates, sanctions
 
-from . import broadcasts, live, selectors, services
+from . import broadcasts, relays, selectors, services
 from .live import in_pool
-from .models import Game, Table
+from .models import Table
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +63,7 @@ class TableConsumer(AccountSocket):
         broadcasts.serve_from(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.group = services.table_group(self.table_id)
-        self.shown: tuple[int, int] | None = None  # (game, version) on the screen
-        self.keys: live.Keys | None = None  # what each fragment on the screen shows
+        self.relay: relays.Relay | None = None  # the table's in this process, once joined
         table = await in_pool(Table.objects.filter(pk=self.table_id).first)()
         code = _query_value(self.scope, "code")
         allowed = table is not None and await in_pool(selectors.can_view)(table, self.user, code)
@@ -77,16 +74,20 @@ class TableConsumer(AccountSocket):
         self.code = selectors.access_code(table, code)  # carried on by the forms it renders
         # Forms pushed over the socket need the CSRF token that a page render would put in;
         # the socket carries the same cookie (its unmasked secret is a valid form token).
-        self.csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+        self.screen = relays.Screen(self.user, self.code, csrf, self._send_html, self.close)
         await self.join_account_group()
         await self.accept()
-        await self.push(None, showing=_shown(_query_value(self.scope, "shown")))
+        self.relay = await relays.join(self.table_id, self.screen, self.channel_layer)
+        await self.relay.request(self.screen, _shown(_query_value(self.scope, "shown")))
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.relay is not None:
+            await relays.leave(self.table_id, self.screen)
         await self.leave_account_group()
+
+    async def _send_html(self, html: str) -> None:
+        await self.send(text_data=html)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -98,8 +99,8 @@ class TableConsumer(AccountSocket):
             await in_pool(self._move)(data)
         except services.StaleVersion as error:
             await self.send_error(str(error))
-            self.keys = None
-            await self.push(None)
+            if self.relay is not None:  # the whole table again, as it is now
+                await self.relay.request(self.screen)
         except services.ServiceError as error:
             await self.send_error(str(error))
         except Exception:  # the socket must outlive a fault; the log has the details
@@ -109,56 +110,18 @@ class TableConsumer(AccountSocket):
     def _move(self, data: Any) -> None:
         action, cards, choice, version = services.check_move_shape(data)
         if self.user is None or not self.user.is_authenticated:
-            raise services.ServiceError("Log in and take a seat to play")
-        game = Game.objects.filter(table_id=self.table_id).order_by("-number").first()
-        if game is None:
+            raise services.ServiceError("Sign in and take a seat to play")
+        latest = selectors.latest_seat(self.table_id, self.user.pk)
+        if latest is None:
             raise services.ServiceError("The game has not started")
-        seat = services.seat_of(game, self.user)
+        game_id, seat = latest
         if seat is None:
             raise services.ServiceError("You are watching this table: only its players can move")
         gates.check_may_play(self.user)
         if action == "resign":
-            services.resign(game.pk, seat)
+            services.resign(game_id, seat)
             return
-        services.act(game.pk, seat, action, version=version, cards=cards, choice=choice)
-
-    async def table_updated(self, event: dict[str, Any]) -> None:
-        version, game = event.get("version"), event.get("game")
-        if version is None or game is None:  # seating: no version, the whole table again
-            self.keys = None
-            await self.push(None)
-            return
-        if self.shown is not None and self.shown[0] == game and version <= self.shown[1]:
-            return  # the screen has it already
-        if self.shown is None or self.shown[0] != game:
-            self.keys = None  # another game (a rematch), or nothing shown yet: the whole table
-        # A gap (messages from two processes may arrive out of order, or one was dropped) needs
-        # no whole table: the keys say what the screen shows, whatever version that was, and
-        # every fragment that differs from it is pushed.
-        await self.push((game, version))
-
-    async def push(
-        self, at_least: tuple[int, int] | None, showing: tuple[int, int] | None = None
-    ) -> None:
-        """Send what changed on the screen since what it shows, from the table's state at the
-        version ``at_least`` or later (None: as it is now)."""
-        push = await in_pool(self._render)(at_least, showing)
-        if push is None:  # the table is gone
-            await self.close(code=4404)
-            return
-        self.shown, self.keys = push.shown, push.keys
-        if push.html:
-            await self.send(text_data=push.html)
-
-    def _render(
-        self, at_least: tuple[int, int] | None, showing: tuple[int, int] | None
-    ) -> live.Push | None:
-        state = live.state_for(self.table_id, at_least)
-        if state is None:
-            return None
-        return live.render(
-            state, self.user, code=self.code, csrf_token=self.csrf, keys=self.keys, showing=showing
-        )
+        services.act(game_id, seat, action, version=version, cards=cards, choice=choice)
 
     async def send_error(self, message: str) -> None:
         await self.send(text_data=flash(message))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.engine import (
@@ -150,6 +150,19 @@ def seat_among(players: list[GamePlayer], user: Viewer) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     return next((p.seat for p in players if p.user_id == user.pk and not p.is_bot), None)
+
+
+def latest_seat(table_id: int, user_id: int) -> tuple[int, int | None] | None:
+    """In one query: the table's latest game and the seat the person plays in it (None: they
+    are not among its people), or None if the table has no game yet."""
+    seat = GamePlayer.objects.filter(game=OuterRef("pk"), user_id=user_id, is_bot=False)
+    return (
+        Game.objects.filter(table_id=table_id)
+        .order_by("-number")
+        .annotate(my_seat=Subquery(seat.values("seat")[:1]))
+        .values_list("pk", "my_seat")
+        .first()
+    )
 
 
 def build_context(

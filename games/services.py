@@ -334,8 +334,9 @@ def act(
         game.version += 1
         MoveRecord.of(game, game.version, match.moves[-1]).save()
         game.keep_snapshot(match)
-        bots = bot_seats(game)
-        if kind != "resign":
+        seats = {s: (bot, count) for s, bot, count in _seats_of(game)}
+        bots = {s for s, (bot, _) in seats.items() if bot}
+        if kind != "resign" and (timeout or seats[seat][1] != 0):  # else nothing to change
             game.players.filter(seat=seat).update(
                 timeouts_in_a_row=F("timeouts_in_a_row") + 1 if timeout else 0
             )
@@ -395,6 +396,11 @@ def _set_deadline(
 def bot_seats(game: Game) -> set[int]:
     """The seats of ``game`` that bots play."""
     return set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+
+
+def _seats_of(game: Game) -> list[tuple[int, bool, int]]:
+    """Each seat of ``game``: (seat, a bot's, the player's time-outs in a row)."""
+    return list(game.players.values_list("seat", "is_bot", "timeouts_in_a_row"))
 
 
 def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:

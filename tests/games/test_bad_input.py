@@ -509,7 +509,7 @@ async def test_an_anonymous_visitor_cannot_move(table: LiveTable, connect: Conne
     alice, visitor = await connect("alice"), await connect(None)
     alices = await _first_three(table, 0)
 
-    await assert_refused(table, visitor, _pass(alices, 0), "Log in", others=[alice])
+    await assert_refused(table, visitor, _pass(alices, 0), "Sign in", others=[alice])
 
     await assert_accepted(table, alice, _pass(alices, 0), everyone=[alice, visitor])
 
