@@ -243,7 +243,13 @@ def fragment_keys(context: dict[str, Any]) -> Keys:
         "timed-out": context["timed_out"],
         "seats": repr((players, context["passing"], context["deadline_ms"])),
         "trick": repr(
-            (context["trick"], context["completed_trick"], context["last_trick"], view.phase)
+            (
+                context["trick"],
+                context["completed_trick"],
+                context["last_trick"],
+                view.phase,
+                view.hand_number,
+            )
         ),
         "my-hand": repr(
             (

@@ -107,6 +107,7 @@ class CardInfo:
     legal: bool
     reason: str
     received: bool  # passed to this seat this hand: shown with a brass tab
+    passed: bool  # chosen to pass, until the passes are exchanged: shown marked, not playable
 
 
 @dataclass(frozen=True)
@@ -192,8 +193,11 @@ def build_context(
         for seat in range(match.players)
     ]
     received = set(view.received or ())
+    passed = set(view.passed or ()) if view.phase is Phase.PASSING else set()
     hand = [
-        CardInfo(card, card in view.legal, view.reasons.get(card, ""), card in received)
+        CardInfo(
+            card, card in view.legal, view.reasons.get(card, ""), card in received, card in passed
+        )
         for card in view.hand
     ]
     return {
@@ -277,8 +281,9 @@ def _seconds_left(game: Game) -> int | None:
 
 
 def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
-    """The table's latest move for a seat out of time in this hand, in words."""
-    moves = [move for move in match.hand.moves if move.timeout]
+    """The table's move for a seat out of time, in words, until the next move: a notice that
+    stayed up for the rest of the hand would read as news long after it was."""
+    moves = [move for move in match.hand.moves[-1:] if move.timeout]
     if match.result is not None and match.result.reason in ("left", "timed out"):
         seat = match.result.forfeited
         assert seat is not None

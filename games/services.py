@@ -110,6 +110,8 @@ def take_seat(table_id: int, user: User, index: int, code: str | None = None) ->
         table = _locked_table(table_id)
         if table.private and not selectors.can_view(table, user, code):
             raise ServiceError("This table is private: sit down through its invite link")
+        if table.status == Table.Status.CLOSED and not table.games.exists():
+            raise ServiceError("The host has closed this table")
         if table.status != Table.Status.OPEN:
             raise ServiceError("The game has started: you can watch it")
         gates.check_may_sit(user, table)
@@ -189,6 +191,20 @@ def fill_with_bots(table_id: int, user: User) -> None:
         table = _locked_table(table_id)
         _check_host(table, user)
         table.seats.filter(user__isnull=True).update(is_bot=True)
+        _table_changed(table)
+
+
+def close_table(table_id: int, user: User) -> None:
+    """The host closes a table where no game has started: it leaves the lobby, and the people
+    seated there see that it is closed."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.host_id != user.pk:
+            raise ServiceError("Only the host can close the table")
+        if table.status != Table.Status.OPEN or table.games.exists():
+            raise ServiceError("A game has started at this table: it can no longer be closed")
+        table.status = Table.Status.CLOSED
+        table.save(update_fields=["status"])
         _table_changed(table)
 
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from fairplay import penalties
 
-from . import selectors, services
+from . import rules_text, selectors, services
 from .forms import TableForm
 from .models import Table
 
@@ -76,7 +76,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     code = request.GET.get("code")
     if not selectors.can_view(table, request.user, code):
         raise Http404("No such table")
-    context = {"table": table, "code": selectors.access_code(table, code), "user": request.user}
+    rules = table.engine_rules
+    context = {
+        "table": table,
+        "code": selectors.access_code(table, code),
+        "user": request.user,
+        "rules_summary": rules_text.summary(rules),
+        "rules_lines": rules_text.describe(rules),
+    }
     game = table.current_game()
     if game is not None:
         context.update(selectors.table_view(game, request.user))
@@ -86,8 +93,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0) -> HttpResponse:
-    """The seating buttons (sit, leave, bot, fill, start, rematch): one POST each. At a private
-    table they need a seat there or the invite code, posted along as ``code``."""
+    """The seating buttons (sit, leave, bot, fill, start, rematch, close): one POST each. At a
+    private table they need a seat there or the invite code, posted along as ``code``."""
     table, code = _table_for(request, table_id)
     user = _user(request)
     try:
@@ -103,6 +110,10 @@ def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0
             services.start_game(table_id, user)
         elif action == "rematch":
             services.rematch(table_id, user)
+        elif action == "close":
+            services.close_table(table_id, user)
+            messages.success(request, "Your table is closed: it has left the lobby.")
+            return redirect("lobby")
     except services.ServiceError as error:
         messages.error(request, str(error))
     return redirect(_table_url(table))

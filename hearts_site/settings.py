@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "fairplay",
     "reports",
     "collusion",
+    "learn",
 ]
 
 MIDDLEWARE = [

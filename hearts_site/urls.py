@@ -8,4 +8,5 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("reports/", include("reports.urls")),
     path("staff/collusion/", include("collusion.urls")),
+    path("learn/", include("learn.urls")),
 ]

@@ -1,16 +1,22 @@
 // The live table: lift, play and pass cards by mouse, touch or keyboard. The server renders
 // the table and pushes only the fragments each move changed (#board-state says which game and
-// version the screen shows); this file only keeps the lifted cards across its updates and sends
-// moves through the htmx websocket form (#move-form), stamped with that version. Keys: arrows move along the hand, Enter or Space lifts
-// and plays, P passes the three chosen cards, L shows the last trick again (Escape puts it
-// away), M turns the sound off and on.
+// version the screen shows); this file keeps the lifted cards across its updates and sends
+// moves through the htmx websocket form (#move-form), stamped with that version. Keys (listed
+// in the #key-help dialog, opened by ? or the Keys button): arrows move along the hand, Enter or
+// Space lifts and plays, P passes the three chosen cards, L shows the last trick again, S the
+// score sheet, Escape puts either away, M turns the sound off and on.
+//
+// What changed on screen is told to a screen reader (a polite log, #table-log) and by a sound
+// (table_sound.js): each is worked out here by comparing what the pushed fragments show with
+// what was shown before (the cards on the table, the trick's taker, whose turn it is), so it
+// says nothing the screen does not show, and says each thing once, even after a reconnect.
 (function () {
   "use strict";
 
   const lifted = new Set();
   let focusedCard = null;
   let usingKeyboard = false; // focus follows a card across updates only for keyboard players
-  let muted = localStorage.getItem("hearts-muted") === "1";
+  const sound = window.tableSound || { play() {}, toggle: () => false };
 
   const board = () => document.getElementById("board-state");
   const phase = () => (board() ? board().dataset.phase : "");
@@ -46,22 +52,39 @@
     window.setTimeout(() => { announcer().textContent = message; }, 50);
   }
 
+  // The table's news, one line each, read out politely in order ("Bob plays the queen of
+  // spades"). Old lines are dropped; a screen reader reads only the lines added.
+  const LOG_LINES = 30;
+  function tableLog() {
+    let log = document.getElementById("table-log");
+    if (!log) {
+      log = document.createElement("div");
+      log.id = "table-log";
+      log.className = "visually-hidden";
+      log.setAttribute("role", "log");
+      log.setAttribute("aria-live", "polite");
+      log.setAttribute("aria-label", "What happens at the table");
+      (document.querySelector("main") || document.body).appendChild(log);
+    }
+    return log;
+  }
+
+  function tell(lines) {
+    if (!lines.length) return;
+    const log = tableLog();
+    for (const line of lines) {
+      const entry = document.createElement("p");
+      entry.textContent = line;
+      log.appendChild(entry);
+    }
+    while (log.childElementCount > LOG_LINES) log.firstElementChild.remove();
+  }
+
   // The last trick, looked at again ("Last trick" or L) while the next is under way. It stays
   // open across the server's updates as long as it is the same trick (its data-trick).
   let lastTrickOpen = null;
   let lastTrickFocused = false;
-  let trickTaken = null; // the completed trick last said aloud, so each is said once
-
-  // A trick just completed is said aloud once: "Bob takes the trick: 2 points".
-  function sayTrickTaken(quietly) {
-    const trick = document.querySelector("#trick.complete");
-    const key = trick ? trick.dataset.trick : null;
-    if (key && key !== trickTaken && !quietly) {
-      const taker = trick.querySelector(".trick-taker");
-      if (taker) announce(taker.textContent.trim());
-    }
-    if (key) trickTaken = key;
-  }
+  let scoresOpen = null; // the score sheet opened or closed by S (null: as the server shows it)
 
   function showLastTrick() {
     const panel = document.getElementById("last-trick");
@@ -113,6 +136,11 @@
     }
     const pass = document.getElementById("pass-button");
     if (pass) pass.disabled = lifted.size !== 3;
+    const hint = document.getElementById("pass-hint");
+    if (hint && hint.classList.contains("warning") && lifted.size === 3) {
+      hint.textContent = hint.dataset.text;
+      hint.classList.remove("warning");
+    }
     const play = document.getElementById("play-button");
     if (play) play.disabled = lifted.size !== 1;
   }
@@ -143,30 +171,170 @@
   function playCard(card) {
     lifted.clear();
     refresh();
-    click();
     send("play", [card]);
   }
 
   function passCards() {
-    if (lifted.size !== 3 || !document.getElementById("pass-button")) return;
+    if (phase() !== "passing") return;
+    if (!document.getElementById("pass-button")) {
+      if (board() && board().dataset.seated === "1") {
+        announce("You have passed; waiting for the others.");
+      }
+      return;
+    }
+    if (lifted.size !== 3) {
+      const chosen = lifted.size === 0 ? "none chosen yet" : `${lifted.size} chosen so far`;
+      const message = `Choose three cards to pass first: ${chosen}.`;
+      const hint = document.getElementById("pass-hint");
+      if (hint) {
+        if (!hint.classList.contains("warning")) hint.dataset.text = hint.textContent;
+        hint.textContent = message;
+        hint.classList.add("warning");
+        hint.scrollIntoView({ block: "nearest" });
+      }
+      announce(message);
+      return;
+    }
     const cards = Array.from(lifted);
     lifted.clear();
-    click();
     send("pass", cards);
   }
 
-  // A short click for each card sent; M turns it off.
-  function click() {
-    if (muted || !window.AudioContext) return;
-    const audio = new window.AudioContext();
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
-    tone.frequency.value = 440;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.08);
+  // What the screen showed last, so that each piece of news is told once. Cards are known by
+  // game, hand and card (a card is played once a hand), tricks by their data-trick.
+  const told = new Set();
+  let heartsBroken = null; // the hand #board-state last showed, and whether hearts were broken
+
+  function once(key) {
+    if (told.has(key)) return false;
+    told.add(key);
+    return true;
+  }
+
+  const listed = (names) =>
+    names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+
+  function cardsPlayed(game, news, sounds) {
+    const trick = document.getElementById("trick");
+    if (!trick) return;
+    const hand = trick.dataset.trick ? trick.dataset.trick.split("-")[0] : trick.dataset.hand;
+    for (const el of trick.querySelectorAll(".played[data-card]")) {
+      if (el.closest("#last-trick") || !once(`card ${game}-${hand}-${el.dataset.card}`)) continue;
+      const who = "me" in el.dataset ? "You play" : `${el.dataset.player} plays`;
+      news.push(`${who} the ${el.dataset.name}.`);
+      sounds.add(el.dataset.card === "QS" ? "queen" : "card");
+    }
+    const taker = trick.classList.contains("complete") ? trick.querySelector(".trick-taker") : null;
+    if (taker && once(`trick ${game}-${trick.dataset.trick}`)) {
+      news.push(`${taker.textContent.trim()}.`);
+      sounds.add("trick");
+    }
+  }
+
+  // Hearts broken in the hand on screen (not in one that was broken when the page came).
+  function heartsNews(game, news, sounds) {
+    const state = board();
+    const hand = `${game}-${state.dataset.hand}`;
+    const broken = state.dataset.heartsBroken === "1";
+    if (heartsBroken && heartsBroken.hand === hand && !heartsBroken.broken && broken) {
+      news.push("Hearts are broken.");
+      sounds.add("hearts");
+    }
+    heartsBroken = { hand, broken };
+  }
+
+  function handNews(game, news) {
+    const scored = document.querySelector("#hand-end .last-hand");
+    if (scored && once(`scored ${game}: ${scored.textContent.trim()}`)) {
+      news.push(scored.textContent.trim());
+    }
+    const hand = document.getElementById("hand");
+    const received = Array.from(document.querySelectorAll("#hand .card.received"));
+    if (hand && received.length && once(`received ${game}-${board().dataset.hand}`)) {
+      const seats = Array.from(document.querySelectorAll("#seats .seat[data-seat]"));
+      const me = seats.find((el) => el.classList.contains("me"));
+      const target = Number(hand.dataset.passTarget);
+      if (me && seats.length && !Number.isNaN(target)) {
+        const from = (2 * Number(me.dataset.seat) - target + 2 * seats.length) % seats.length;
+        const passer = seats.find((el) => Number(el.dataset.seat) === from);
+        const names = received.map((el) => `the ${el.dataset.name}`);
+        news.push(`${passer ? passer.dataset.name : "Your neighbour"} passed you ${listed(names)}.`);
+      }
+    }
+  }
+
+  function turnNews(game, news, sounds) {
+    const state = board();
+    if (phase() !== "playing" || !myTurn()) return;
+    const key = `turn ${game}-${state.dataset.hand}-${handCards().length}`;
+    if (!once(key)) return;
+    const legal = document.querySelectorAll("#hand .card.legal").length;
+    news.push(`Your turn: ${legal} card${legal === 1 ? "" : "s"} you may play.`);
+    sounds.add("turn");
+  }
+
+  // After each update (or quietly, for what the page showed when it was loaded).
+  function tellNews(quietly) {
+    const state = board();
+    if (!state) return;
+    const game = state.dataset.game;
+    const news = [];
+    const sounds = new Set();
+    cardsPlayed(game, news, sounds);
+    heartsNews(game, news, sounds);
+    handNews(game, news);
+    turnNews(game, news, sounds);
+    if (quietly) return;
+    tell(news);
+    // One sound for one update: the one that matters most.
+    const loudest = ["queen", "hearts", "turn", "trick", "card"].find((name) => sounds.has(name));
+    if (loudest) sound.play(loudest);
+  }
+
+  // The keys, listed in a dialog: focus moves into it and back to where it was on closing.
+  let helpOpener = null;
+  function openHelp() {
+    const dialog = document.getElementById("key-help");
+    if (!dialog || dialog.open) return;
+    helpOpener = document.activeElement;
+    dialog.showModal();
+    const close = document.getElementById("key-help-close");
+    if (close) close.focus();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const dialog = document.getElementById("key-help");
+    if (!dialog) return;
+    dialog.addEventListener("close", () => {
+      // A card of the hand may have been drawn afresh by an update meanwhile: the same card.
+      const card = helpOpener && helpOpener.closest ? helpOpener.closest("#hand .card") : null;
+      const again = card && handCards().find((el) => el.dataset.card === card.dataset.card);
+      const kept = helpOpener && helpOpener.isConnected && helpOpener !== document.body;
+      const back = again || (kept ? helpOpener : document.getElementById("keys-button"));
+      helpOpener = null;
+      if (again) handCards().forEach((el) => { el.tabIndex = el === again ? 0 : -1; });
+      if (back) back.focus();
+    });
+  });
+
+  function toggleMute() {
+    announce(sound.toggle() ? "Sound off" : "Sound on");
+  }
+
+  // The score sheet (S), kept open or closed across the server's updates.
+  function showScores() {
+    const sheet = document.getElementById("scores");
+    if (sheet && scoresOpen !== null) sheet.open = scoresOpen;
+  }
+
+  function toggleScores() {
+    const sheet = document.getElementById("scores");
+    if (!sheet) return;
+    scoresOpen = !sheet.open;
+    showScores();
+    const summary = sheet.querySelector("summary");
+    if (scoresOpen && summary) summary.focus();
+    announce(scoresOpen ? "Score sheet open" : "Score sheet closed");
   }
 
   // The name of a card and why it cannot be played: on hover, focus or a long press.
@@ -209,6 +377,12 @@
       send("moon", [], target.closest(".moon-choice").dataset.choice);
     } else if (target.closest("#last-trick-button")) {
       toggleLastTrick();
+    } else if (target.closest("#mute-button")) {
+      toggleMute();
+    } else if (target.closest("#keys-button")) {
+      openHelp();
+    } else if (target.closest("#scores > summary")) {
+      scoresOpen = !document.getElementById("scores").open;
     } else if (target.closest("#resign-button")) {
       if (window.confirm("Resign this game? It ends at once and you are placed last.")) {
         send("resign", []);
@@ -241,18 +415,23 @@
         return;
       }
     }
-    const typing = target && target.closest("input, textarea, select");
+    const typing = target && target.closest("input, textarea, select, dialog");
     if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === "p" || event.key === "P") passCards();
-    if (event.key === "l" || event.key === "L") toggleLastTrick();
-    if (event.key === "Escape" && lastTrickOpen) {
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (key === "p") passCards();
+    if (key === "l") toggleLastTrick();
+    if (key === "s") toggleScores();
+    if (key === "m") toggleMute();
+    if (key === "?") {
+      event.preventDefault();
+      openHelp();
+    }
+    if (key === "Escape" && lastTrickOpen) {
       lastTrickOpen = null;
       showLastTrick();
-    }
-    if (event.key === "m" || event.key === "M") {
-      muted = !muted;
-      localStorage.setItem("hearts-muted", muted ? "1" : "0");
-      announce(muted ? "Sound off" : "Sound on");
+    } else if (key === "Escape" && document.getElementById("scores")?.open) {
+      scoresOpen = false;
+      showScores();
     }
   });
 
@@ -287,7 +466,8 @@
     refresh();
     hideTip();
     showLastTrick();
-    sayTrickTaken(false);
+    showScores();
+    tellNews(false);
     const button = document.getElementById("last-trick-button");
     if (lastTrickFocused && button && document.activeElement === document.body) button.focus();
     const cards = handCards();
@@ -298,13 +478,15 @@
     }
   });
   document.addEventListener("DOMContentLoaded", () => {
+    tableLog(); // there before its first line, so that screen readers follow it
     refresh();
-    sayTrickTaken(true);
+    tellNews(true);
   });
 
   // The clocks count down from the seconds the server rendered (so the computer's own clock,
   // right or wrong, does not matter). Your own clock warns once at ten seconds.
   let warned = null;
+  let ticked = null; // the second last ticked, a tick each second under ten
   function tick() {
     for (const el of document.querySelectorAll(".clock")) {
       const shown = el.querySelector(".clock-seconds");
@@ -318,6 +500,10 @@
       if (mine && left <= 10 && left > 0 && warned !== key) {
         warned = key;
         announce(`${left} seconds left`);
+      }
+      if (mine && left <= 10 && left > 0 && ticked !== `${key}:${left}`) {
+        ticked = `${key}:${left}`;
+        sound.play("clock");
       }
     }
   }

@@ -73,8 +73,9 @@ def htmx_move(action: str, cards: str = "", version: int = 0, choice: str = "") 
 
 
 def data_cards(fragment: str) -> list[str]:
-    """The cards of the hand buttons: only the receiving seat's own hand carries them."""
-    return re.findall(r'data-card="([^"]*)"', fragment)
+    """The cards of the hand buttons: only the receiving seat's own hand carries them (the
+    cards played to the trick, which everyone sees, carry theirs too, but are no buttons)."""
+    return re.findall(r'<button type="button" class="card[^"]*"\s+data-card="([^"]*)"', fragment)
 
 
 def version_of(fragment: str) -> int | None:

@@ -169,9 +169,11 @@ READS = {
     "game_detail": ["step", "hand"],
     "leaderboard": ["page"],
     "verify_form": [*FORMS["verify_form"], "uses_added", "added", "rules_json"],
+    "learn_table_rules": ["players", "target", "moon", "old_queen", "short_pack", "ties"],
 }
 # The pages that take a form by POST; every other page is read with GET.
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
+POSTED |= {"close_table"}
 POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
 
 
@@ -203,6 +205,9 @@ def path_values(world: World, pattern: URLPattern) -> st.SearchStrategy[dict[str
         "index": mostly(list(range(7)), numbers),
         "code": mostly(world.codes, names),
         "username": mostly([*world.users, "erin"], names),
+        "key": mostly(["standard", "club"], names),
+        "kind": mostly(["legal", "pass", "moon"], names),
+        "seed": mostly([1, 2], numbers),
     }
     return st.fixed_dictionaries({name: choices[name] for name in parameters(pattern)})
 

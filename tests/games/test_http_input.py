@@ -139,6 +139,9 @@ def _site_urls(table: Table, game: Game) -> list[str]:
         "index": 1,
         "code": table.invite_code,
         "username": "alice",
+        "key": "standard",
+        "kind": "legal",
+        "seed": 1,
     }
     urls = []
     for pattern in site_patterns():

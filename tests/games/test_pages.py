@@ -62,7 +62,7 @@ class _Page(HTMLParser):
 # The lobby -------------------------------------------------------------------------------
 
 
-def test_the_lobby_invites_a_visitor_to_register_or_log_in() -> None:
+def test_the_lobby_invites_a_visitor_to_register_or_sign_in() -> None:
     response = Client().get(reverse("lobby"))
 
     assert response.status_code == 200
@@ -72,7 +72,7 @@ def test_the_lobby_invites_a_visitor_to_register_or_log_in() -> None:
     assert "Play now against three bots" not in page
 
 
-def test_the_lobby_offers_a_logged_in_person_play_now_and_a_new_table() -> None:
+def test_the_lobby_offers_a_signed_in_person_play_now_and_a_new_table() -> None:
     alice = User.objects.create_user("alice")
 
     response = _logged_in(alice).get(reverse("lobby"))

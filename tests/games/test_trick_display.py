@@ -147,7 +147,7 @@ def test_a_completed_trick_stays_on_the_table_with_who_took_it_until_the_next_le
         for position, (seat, card) in zip(
             ["bottom", "left", "top", "right"], sorted(_by_seat(trick)), strict=True
         ):
-            [classes] = [c for words, c in spots.items() if words.startswith(card.display)]
+            [classes] = [c for words, c in spots.items() if f"{card.name} from" in words]
             assert f"from-{position}" in classes, (viewer, seat, card)
         [took] = [el for el in cards if "took" in el.classes]
         assert f"from {taker}" in took.words()

@@ -1,0 +1,311 @@
+"""A table's rules in plain words: the one place that says a :class:`Rules` for people.
+
+Every sentence is built from the ``Rules`` values and the engine's constants, so the words can
+never disagree with the game being played. Pages (the table, the lobby, the rules pages) call
+:func:`describe` for the full list and :func:`summary` for one line.
+
+>>> summary(Rules())
+'4 players · to 100 · moon: others take 26'
+>>> summary(Rules(jack_of_diamonds=True, target=50))
+'4 players · to 50 · moon: others take 26 · jack of diamonds \N{MINUS SIGN}10'
+>>> [line.option for line in describe(Rules())][:3]
+['players', 'short_pack', 'pass']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from games.engine import (
+    ALL_CARDS,
+    CARD_SECONDS,
+    PASS_SECONDS,
+    Card,
+    Clock,
+    FirstLead,
+    MoonRule,
+    Rules,
+    ShortPack,
+    Suit,
+    TieRule,
+    pass_direction_name,
+)
+from games.engine.rules import PASS_SIZE
+
+QUEEN: Final = Card.parse("QS")
+JACK: Final = Card.parse("JD")
+# The engine scores the jack of diamonds as a bonus of ten; it keeps no constant for it.
+JACK_BONUS: Final = 10
+_STANDARD: Final = Rules()
+MINUS: Final = "\N{MINUS SIGN}"
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One rule in words.
+
+    ``option`` is the :class:`Rules` field it describes (``"moon"``, ``"target"``...) or a
+    topic derived from several (``"pass"``, ``"points"``); ``title`` is a short heading and
+    ``text`` one or two plain English sentences.
+    """
+
+    option: str
+    title: str
+    text: str
+
+
+def moon_points(rules: Rules) -> int:
+    """The points in play in one hand: what a moon gives away (26 with a full pack)."""
+    return sum(card.points for card in ALL_CARDS if card in rules.deck)
+
+
+def describe(rules: Rules) -> list[RuleLine]:
+    """Every rule of ``rules`` in words, in the order a newcomer would want to read them.
+
+    The options are always the same and in the same order, whatever their values, so pages
+    may pick lines by ``option``.
+    """
+    return [line(rules) for line in _LINES]
+
+
+def summary(rules: Rules) -> str:
+    """One short line: players, target and moon, then whatever differs from Standard."""
+    parts = [f"{rules.players} players", f"to {rules.target}", _moon_short(rules)]
+    parts += [text for option, text in _extras(rules) if _differs(rules, option)]
+    return " · ".join(parts)
+
+
+def _players(rules: Rules) -> RuleLine:
+    text = (
+        f"{rules.players} players, {rules.hand_size} cards each, dealt from a pack of"
+        f" {len(rules.deck)}. The deal moves one seat to the left every hand."
+    )
+    return RuleLine("players", "Players and cards", text)
+
+
+def _short_pack(rules: Rules) -> RuleLine:
+    if rules.kitty_size:
+        left = (
+            "The card left over"
+            if rules.kitty_size == 1
+            else f"The {rules.kitty_size} cards left over"
+        )
+        text = (
+            f"{left} after the deal {'lies' if rules.kitty_size == 1 else 'lie'} face down as"
+            " a kitty. Whoever wins the first trick that holds a penalty card takes the kitty"
+            " too: its cards score for that player but never join a hand."
+        )
+        return RuleLine("short_pack", "The kitty", text)
+    removed = rules.removed_cards
+    if not removed:
+        return RuleLine("short_pack", "The pack", "The whole pack is dealt; nothing is left over.")
+    text = f"{_card_list(removed)} {_be(len(removed))} taken out so that the pack deals evenly."
+    return RuleLine("short_pack", "Cards taken out", text)
+
+
+def _passing(rules: Rules) -> RuleLine:
+    directions = [pass_direction_name(offset, rules.players) for offset in rules.pass_cycle]
+    passes = [d for d in directions if d != "hold"]
+    text = (
+        f"Before the play each player passes {PASS_SIZE} cards, chosen before seeing what"
+        f" arrives. The direction changes every hand: {', '.join(passes)}, then a hand with no"
+        " passing, and round again."
+    )
+    return RuleLine("pass", "Passing", text)
+
+
+def _points(rules: Rules) -> RuleLine:
+    hearts = [card for card in rules.deck if card.suit is Suit.HEARTS]
+    text = (
+        f"Each heart you take costs {hearts[0].points} point and the {QUEEN.display} costs"
+        f" {QUEEN.points}: {moon_points(rules)} points in every hand. Low scores are good."
+    )
+    return RuleLine("points", "Penalty cards", text)
+
+
+def _tricks(rules: Rules) -> RuleLine:
+    text = (
+        f"Play goes to the left, one card from each of the {rules.players} players per trick."
+        " Anyone holding the suit that opened the trick must play it; a player without it may"
+        " play anything. The best card in the opening suit wins the trick and starts the next."
+    )
+    return RuleLine("tricks", "Tricks and following suit", text)
+
+
+def _first_lead(rules: Rules) -> RuleLine:
+    if rules.first_lead is FirstLead.LEFT_OF_DEALER:
+        text = (
+            "The player to the left of the dealer leads the first trick with any card they"
+            " like, except a heart."
+        )
+    else:
+        club = rules.lowest_club_in_pack.display
+        text = f"Whoever holds the {club} leads it to the first trick."
+        if rules.short_pack is ShortPack.KITTY:
+            text = (
+                f"Whoever holds the lowest club leads it to the first trick: the {club}, or the"
+                " next club up when it lies in the kitty."
+            )
+    return RuleLine("first_lead", "The first lead", text)
+
+
+def _first_trick(rules: Rules) -> RuleLine:
+    if rules.points_on_first_trick:
+        text = f"Hearts and the {QUEEN.display} may be played on the first trick."
+    else:
+        text = (
+            f"No points on the first trick: no heart and no {QUEEN.display} may be played"
+            " to it, unless a hand holds nothing else."
+        )
+    return RuleLine("points_on_first_trick", "The first trick", text)
+
+
+def _breaking_hearts(rules: Rules) -> RuleLine:
+    breaker = f"a heart or the {QUEEN.display}" if rules.queen_breaks_hearts else "a heart"
+    text = (
+        f"Hearts may not be led until {breaker} has been played to a trick (hearts are"
+        " broken), unless the leader holds nothing but hearts."
+    )
+    if not rules.queen_breaks_hearts:
+        text += f" Playing the {QUEEN.display} does not break hearts."
+    return RuleLine("queen_breaks_hearts", "Breaking hearts", text)
+
+
+def _moon(rules: Rules) -> RuleLine:
+    points = moon_points(rules)
+    start = "Take every penalty card in a hand and you shoot the moon:"
+    endings = {
+        MoonRule.OTHERS: f"everybody else takes {points} and you take nothing.",
+        MoonRule.SELF: f"you take {points} off your total and the others take nothing.",
+        MoonRule.CHOOSE: (
+            f"you choose whether everybody else takes {points} or you take {points} off."
+        ),
+        MoonRule.AUTOMATIC: (
+            f"everybody else takes {points}, unless that would end the match with you behind"
+            f" somebody; then you take {points} off instead."
+        ),
+    }
+    return RuleLine("moon", "Shooting the moon", f"{start} {endings[rules.moon]}")
+
+
+def _sun(rules: Rules) -> RuleLine:
+    if not rules.shoot_the_sun:
+        text = "Taking every trick counts as a moon, nothing more."
+    else:
+        text = (
+            f"Take every trick and you shoot the sun: it scores like a moon, but with"
+            f" {2 * moon_points(rules)} points instead of {moon_points(rules)}."
+        )
+    return RuleLine("shoot_the_sun", "Shooting the sun", text)
+
+
+def _jack(rules: Rules) -> RuleLine:
+    if not rules.jack_of_diamonds:
+        text = f"The {JACK.display} is an ordinary card worth nothing."
+    else:
+        text = (
+            f"Whoever takes the {JACK.display} scores {MINUS}{JACK_BONUS}, on top of whatever else"
+            " the hand gives. A moon does not need it."
+        )
+    return RuleLine("jack_of_diamonds", "The jack of diamonds", text)
+
+
+def _old_queen(rules: Rules) -> RuleLine:
+    if not rules.old_queen:
+        text = f"You may keep the {QUEEN.display} for as long as you like."
+    else:
+        text = (
+            f"Whoever holds the {QUEEN.display} must discard it at the first chance: the first"
+            " time they cannot follow suit."
+        )
+    return RuleLine("old_queen", "The old queen", text)
+
+
+def _target(rules: Rules) -> RuleLine:
+    text = (
+        f"The match ends after the hand in which somebody reaches {rules.target} points."
+        " The lowest total wins."
+    )
+    return RuleLine("target", "End of the match", text)
+
+
+def _ties(rules: Rules) -> RuleLine:
+    if rules.ties is TieRule.PLAY_ON:
+        text = "If two or more share the lowest total, another hand is played to settle it."
+    else:
+        text = "Players who share the lowest total share first place."
+    return RuleLine("ties", "Equal totals", text)
+
+
+def _clock(rules: Rules) -> RuleLine:
+    text = f"You have {CARD_SECONDS} seconds to play a card and {PASS_SECONDS} to pass. "
+    if rules.clock is Clock.STRICT:
+        text += "Strict clock: missing a deadline ends the game, with that player placed last."
+    else:
+        text += (
+            "Relaxed clock: when time runs out a safe card or pass is played for you; three"
+            " time-outs in a row count as leaving the table."
+        )
+    return RuleLine("clock", "The clock", text)
+
+
+_LINES: Final[tuple[Callable[[Rules], RuleLine], ...]] = (
+    _players,
+    _short_pack,
+    _passing,
+    _points,
+    _tricks,
+    _first_lead,
+    _first_trick,
+    _breaking_hearts,
+    _moon,
+    _sun,
+    _jack,
+    _old_queen,
+    _target,
+    _ties,
+    _clock,
+)
+
+
+def _moon_short(rules: Rules) -> str:
+    points = moon_points(rules)
+    words = {
+        MoonRule.OTHERS: f"others take {points}",
+        MoonRule.SELF: f"shooter takes {MINUS}{points}",
+        MoonRule.CHOOSE: "shooter chooses",
+        MoonRule.AUTOMATIC: "automatic",
+    }
+    return f"moon: {words[rules.moon]}"
+
+
+def _extras(rules: Rules) -> list[tuple[str, str]]:
+    return [
+        ("short_pack", "kitty" if rules.kitty_size else "cards taken out"),
+        ("points_on_first_trick", "points on the first trick"),
+        ("queen_breaks_hearts", f"{QUEEN.display} breaks hearts"),
+        ("shoot_the_sun", f"sun {2 * moon_points(rules)}"),
+        ("jack_of_diamonds", f"jack of diamonds {MINUS}{JACK_BONUS}"),
+        ("old_queen", "old queen"),
+        ("first_lead", "left of the dealer leads"),
+        ("ties", "ties: another hand"),
+        ("clock", "strict clock"),
+    ]
+
+
+def _differs(rules: Rules, option: str) -> bool:
+    if option == "short_pack":
+        return rules.kitty_size > 0
+    return bool(getattr(rules, option) != getattr(_STANDARD, option))
+
+
+def _be(number: int) -> str:
+    return "is" if number == 1 else "are"
+
+
+def _card_list(cards: tuple[Card, ...]) -> str:
+    names = [f"the {card.display}" for card in cards]
+    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return text[0].upper() + text[1:]

@@ -1,0 +1,1 @@
+"""The Learn section: the rules of every set, a glossary, strategy hints and drills."""

@@ -1,0 +1,153 @@
+"""The rules pages' reads: a table's options from a query string, and the differences between
+the named rule sets, one row per option, from the sets' own ``Rules``."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from django.urls import reverse
+
+from games.engine import PRESETS, InvalidRulesError, Preset, Rules
+from games.rules_text import JACK_BONUS, MINUS, RuleLine, describe
+
+OPTIONS: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.init)
+_INTS: Final = ("players", "target")
+_TRUE: Final = ("true", "1", "on", "yes")
+_FALSE: Final = ("false", "0", "off", "no")
+
+# Short words for each option's values, for the one table of differences.
+_TITLES: Final = {
+    "players": "Players",
+    "short_pack": "Leftover cards",
+    "first_lead": "First lead",
+    "points_on_first_trick": "Points on the first trick",
+    "queen_breaks_hearts": "The Q♠ breaks hearts",
+    "moon": "Shooting the moon",
+    "shoot_the_sun": "Shooting the sun",
+    "jack_of_diamonds": f"Jack of diamonds {MINUS}{JACK_BONUS}",
+    "old_queen": "The old queen rule",
+    "target": "Target",
+    "ties": "Equal lowest totals",
+    "clock": "Clock",
+}
+_WORDS: Final[dict[str, dict[Any, str]]] = {
+    "short_pack": {"remove": "taken out", "kitty": "kitty"},
+    "first_lead": {"lowest_club": "lowest club", "left_of_dealer": "left of the dealer"},
+    "moon": {
+        "others": "others +26",
+        "self": f"shooter {MINUS}26",
+        "choose": "shooter chooses",
+        "automatic": "automatic",
+    },
+    "ties": {"share": "share first place", "play_on": "play another hand"},
+    "clock": {"relaxed": "relaxed", "strict": "strict"},
+}
+_ON_OFF: Final = {True: "yes", False: "no"}
+_ALLOWED: Final = {True: "allowed", False: "forbidden"}
+
+
+def either(numbers: tuple[int, ...]) -> str:
+    """``(3, 4, 5)`` as ``"3, 4 or 5"``."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def rules_from_query(query: Mapping[str, str]) -> Rules:
+    """The :class:`Rules` a query string names (``?players=5&moon=choose``), the others left
+    at their defaults. Raises :class:`InvalidRulesError` for an unknown option or a bad value."""
+    unknown = sorted(set(query) - set(OPTIONS))
+    if unknown:
+        raise InvalidRulesError(f"Unknown option: {', '.join(unknown)}")
+    values: dict[str, Any] = {}
+    defaults = Rules()
+    for name, raw in query.items():
+        if isinstance(getattr(defaults, name), bool):
+            values[name] = _boolean(name, raw)
+        elif name in _INTS:
+            try:
+                values[name] = int(raw)
+            except ValueError:
+                raise InvalidRulesError(f"{name} must be a whole number") from None
+        else:
+            values[name] = raw
+    return Rules.from_json(values)
+
+
+def _boolean(name: str, raw: str) -> bool:
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise InvalidRulesError(f"{name} must be true or false")
+
+
+def rules_url(rules: Rules | Mapping[str, Any]) -> str:
+    """The address of the page for these rules (a :class:`Rules` or its ``to_json``), the
+    options always in the engine's order (PostgreSQL gives a stored JSON object's keys back in
+    an order of its own)."""
+    data = (rules if isinstance(rules, Rules) else Rules.from_json(dict(rules))).to_json()
+    plain = {
+        name: str(value).lower() if isinstance(value, bool) else value
+        for name, value in data.items()
+    }
+    return reverse("learn_table_rules") + "?" + urlencode(plain)
+
+
+def matching_preset(rules: Rules) -> Preset | None:
+    """The named set these rules are, with no option changed (at any of its table sizes)."""
+    for preset in PRESETS.values():
+        if rules.players in preset.players and preset.rules.replace(players=rules.players) == rules:
+            return preset
+    return None
+
+
+def offered_options(preset: Preset) -> list[str]:
+    """What a host may change at a table of this set, in words."""
+    offered = [_TITLES[option][0].lower() + _TITLES[option][1:] for option in preset.options]
+    if len(preset.targets) > 1:
+        offered.append(f"target {either(preset.targets)}")
+    return offered
+
+
+def lines_by_option(rules: Rules) -> dict[str, RuleLine]:
+    return {line.option: line for line in describe(rules)}
+
+
+@dataclass(frozen=True)
+class Difference:
+    option: str
+    title: str
+    values: tuple[str, ...]  # one per named set, in PRESETS order
+    differs: bool  # the sets' own values disagree (what a host may change aside)
+
+
+def differences() -> list[Difference]:
+    """One row per option: its value in each named set, with what a host may change."""
+    rows = []
+    for option in OPTIONS:
+        values = tuple(_value(preset, option) for preset in PRESETS.values())
+        own = {str(getattr(preset.rules, option)) for preset in PRESETS.values()}
+        if option in ("players", "target"):
+            own = set(values)
+        rows.append(Difference(option, _TITLES[option], values, differs=len(own) > 1))
+    return rows
+
+
+def _value(preset: Preset, option: str) -> str:
+    if option == "players":
+        return either(preset.players)
+    if option == "target":
+        return either(preset.targets)
+    value = getattr(preset.rules, option)
+    if isinstance(value, bool):
+        words = _ALLOWED if option == "points_on_first_trick" else _ON_OFF
+        text = words[value]
+    else:
+        text = _WORDS[option][str(value)]
+    if option in preset.options:
+        text += " (a host may change it)"
+    return text

@@ -1,0 +1,349 @@
+"""The table as it looks: on a phone (360 by 740) the status, the trick, whose turn it is, the clock
+and the whole hand are on one screen without scrolling, while passing and while playing; on a
+desktop (1280 by 800) nothing on the board covers anything else; the cards you passed are marked
+until the passes go round; seats for three to six players sit round the trick.
+
+Screenshots are saved under /tmp/hearts-table-layout/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import INIT_SCRIPT, Tab
+from .test_play_in_browser import STEP_MS, hand_cards, register, start_game, wait_for_bot_passes
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path("/tmp/hearts-table-layout")
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+# Our turn to play, with the page settled on it.
+MY_TURN = """
+() => {
+  const board = document.getElementById("board-state");
+  return board !== null && board.dataset.phase === "playing" && board.dataset.myTurn === "1"
+    && document.querySelector("#hand .card.legal") !== null;
+}
+"""
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+@pytest.fixture
+def second_tab(browser: Any, live_site: str) -> Iterator[Tab]:
+    """Another person's browser, on a phone."""
+    context = browser.new_context(base_url=live_site, viewport=PHONE)
+    context.add_init_script(INIT_SCRIPT)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    try:
+        yield Tab(page, errors)
+    finally:
+        context.close()
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, float]]:
+    found: list[dict[str, float]] = page.locator(selector).evaluate_all(
+        """els => els.map(el => {
+          const box = el.getBoundingClientRect();
+          return {left: box.left, top: box.top, right: box.right, bottom: box.bottom};
+        })"""
+    )
+    return found
+
+
+def assert_on_screen(page: Any, selectors: list[str]) -> None:
+    """Each element that ``selectors`` names is there and wholly inside the viewport, and the
+    page has not been scrolled to show it."""
+    assert page.evaluate("window.scrollY") == 0
+    size = page.viewport_size
+    for selector in selectors:
+        found = boxes(page, selector)
+        assert found, f"nothing matches {selector}"
+        for box in found:
+            inside = (
+                box["left"] >= 0
+                and box["top"] >= 0
+                and box["right"] <= size["width"]
+                and box["bottom"] <= size["height"]
+            )
+            assert inside, f"{selector} at {box} is not on the {size} screen"
+
+
+def assert_apart(page: Any, selectors: list[str]) -> None:
+    """No two of the elements that ``selectors`` name overlap on screen."""
+    shown = [
+        (selector, box)
+        for selector in selectors
+        for box in boxes(page, selector)
+        if box["right"] > box["left"] and box["bottom"] > box["top"]
+    ]
+    for i, (one, a) in enumerate(shown):
+        for other, b in shown[i + 1 :]:
+            overlap = (
+                a["left"] < b["right"] - 0.5
+                and b["left"] < a["right"] - 0.5
+                and a["top"] < b["bottom"] - 0.5
+                and b["top"] < a["bottom"] - 0.5
+            )
+            assert not overlap, f"{one} at {a} overlaps {other} at {b}"
+
+
+DESKTOP_PARTS = [
+    "#status",
+    "#seats .seat",
+    "#trick",
+    "#hand .card",
+    ".passed-cards",
+    "#controls .button",
+    "#controls .hint",
+]
+
+
+def create_table(tab: Tab, preset: str = "", players: str = "") -> str:
+    """From the lobby, start a table (the rule set and size given, or the defaults); returns
+    its address."""
+    page = tab.page
+    if preset:
+        page.get_by_label("Rule set").select_option(label=preset)
+    if players:
+        page.get_by_label("Players").select_option(players)
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/t/\d+/"))
+    return str(page.url)
+
+
+def fill_and_start(page: Any) -> None:
+    page.get_by_role("button", name="Fill empty seats with bots").click()
+    page.get_by_role("button", name="Start the game").click()
+    page.locator("#board").wait_for()
+    page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
+
+
+def pass_first_three(page: Any) -> list[str]:
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    chosen = hand_cards(page)[:3]
+    for card in chosen:
+        page.locator(f'#hand .card[data-card="{card}"]').click()
+    page.locator("#pass-button").click()
+    return chosen
+
+
+def play_a_legal_card(page: Any) -> None:
+    card = page.locator("#hand .card.legal").first
+    card.click()
+    card.click()
+
+
+def test_on_a_phone_the_trick_turn_clock_and_whole_hand_fit_one_screen(tab: Tab) -> None:
+    page = tab.page
+    page.set_viewport_size(PHONE)
+    register(tab)
+    start_game(tab)
+    page.locator("#pass-button").wait_for()
+    wait_for_bot_passes(page)
+    page.evaluate("window.scrollTo(0, 0)")
+
+    shot(page, "phone-passing")
+    assert_on_screen(page, ["#status", "#trick", ".seat.me .clock", "#hand .card", "#pass-button"])
+    assert page.locator("#hand .card").count() == 13
+    for box in boxes(page, "#hand .card"):
+        assert box["right"] - box["left"] >= 44 and box["bottom"] - box["top"] >= 44
+
+    pass_first_three(page)
+    page.wait_for_function(MY_TURN, timeout=STEP_MS)
+    assert "your" in page.locator("#status").inner_text()
+    assert_on_screen(
+        page, ["#status", "#trick", ".seat.to-play", ".seat.to-play .clock", "#hand .card"]
+    )
+    assert page.locator(".seat.to-play").count() == 1
+    assert page.locator(".seat.to-play.me").count() == 1
+    shot(page, "phone-playing")
+
+    # The four-colour deck: clubs turn green and diamonds blue, and it stays so after a reload.
+    two_colour = suit_colours(page)
+    toggle = page.get_by_role("button", name="Four-colour deck")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    four_colour = suit_colours(page)
+    assert four_colour["C"] != two_colour["C"] and four_colour["D"] != two_colour["D"]
+    assert four_colour["H"] == two_colour["H"] and four_colour["S"] == two_colour["S"]
+    page.reload()
+    page.locator("#hand .card").first.wait_for()
+    assert (
+        page.get_by_role("button", name="Four-colour deck").get_attribute("aria-pressed") == "true"
+    )
+    assert suit_colours(page) == four_colour
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def suit_colours(page: Any) -> dict[str, str]:
+    """The colour a card of each suit is drawn in (measured on a card made for the purpose,
+    since a hand need not hold every suit)."""
+    colours: dict[str, str] = page.evaluate(
+        """() => {
+          const board = document.getElementById("board");
+          const colours = {};
+          for (const suit of "CDHS") {
+            const card = document.createElement("span");
+            card.className = `card suit-${suit}`;
+            board.appendChild(card);
+            colours[suit] = getComputedStyle(card).color;
+            card.remove();
+          }
+          return colours;
+        }"""
+    )
+    return colours
+
+
+def test_on_a_desktop_nothing_overlaps_and_the_cards_you_passed_are_marked(
+    tab: Tab, second_tab: Tab
+) -> None:
+    host, guest = tab.page, second_tab.page
+    host.emulate_media(reduced_motion="reduce")  # boxes measured where they come to rest
+    host.set_viewport_size(DESKTOP)
+    register(tab)
+    address = create_table(tab)
+    register(second_tab)
+    guest.goto(address)
+    guest.get_by_role("button", name="Sit here").first.click()
+    guest.locator("#seating").wait_for()
+    host.reload()
+    fill_and_start(host)
+    guest.locator("#board").wait_for(timeout=STEP_MS)
+
+    # The host passes while the guest is still choosing: the passed cards stay in the hand,
+    # marked, and "You passed …" sits clear of Resign and everything else.
+    chosen = pass_first_three(host)
+    host.locator(".passed-cards").wait_for(timeout=STEP_MS)
+    assert re.fullmatch(r"You passed .+ left\.", host.locator(".passed-cards").inner_text())
+    marked = host.locator("#hand .card.passed").evaluate_all(
+        "els => els.map(el => el.dataset.card)"
+    )
+    assert sorted(marked) == sorted(chosen)
+    for card in chosen:
+        button = host.locator(f'#hand .card[data-card="{card}"]')
+        assert "passed left" in button.locator(".visually-hidden").inner_text()
+        assert button.locator(".passed-mark").inner_text().strip().lower() == "passed"
+    assert host.locator("#resign-button").is_visible()
+    assert_apart(host, DESKTOP_PARTS)
+    shot(host, "desktop-passed")
+
+    # Meanwhile on the guest's phone, still choosing: all of it on one screen.
+    guest.wait_for_function(
+        "() => document.querySelectorAll('.pass-state').length === 4"
+        " && document.querySelector('#pass-button') !== null",
+        timeout=STEP_MS,
+    )
+    guest.evaluate("window.scrollTo(0, 0)")
+    assert_on_screen(guest, ["#status", "#trick", ".seat.me .clock", "#hand .card"])
+    shot(guest, "phone-choosing")
+    pass_first_three(guest)
+    host.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
+    assert host.locator("#hand .card.passed").count() == 0
+    assert host.locator(".passed-cards").count() == 0
+
+    # Play until the guest's turn (the host plays its own turns), checking both screens.
+    for _ in range(30):
+        state = guest.wait_for_function(
+            """() => {
+              const board = document.getElementById("board-state");
+              if (board && board.dataset.myTurn === "1"
+                  && document.querySelector("#hand .card.legal")) return "guest";
+              const host = Array.from(document.querySelectorAll("#seats .seat.to-play"));
+              return host.length && !host[0].classList.contains("me")
+                && !host[0].querySelector(".bot-badge") ? "host" : false;
+            }""",
+            timeout=STEP_MS,
+        ).json_value()
+        if state == "guest":
+            break
+        host.wait_for_function(MY_TURN, timeout=STEP_MS)
+        assert_apart(host, DESKTOP_PARTS)
+        shot(host, "desktop-playing")
+        play_a_legal_card(host)
+        host.wait_for_function("() => document.getElementById('play-button') === null")
+    else:
+        pytest.fail("the guest never had a turn")
+    guest.evaluate("window.scrollTo(0, 0)")
+    assert_on_screen(
+        guest, ["#status", "#trick", ".seat.to-play.me", ".seat.to-play .clock", "#hand .card"]
+    )
+    shot(guest, "phone-guest-playing")
+    assert tab.errors == [] and second_tab.errors == [], tab.errors + second_tab.errors
+
+
+@pytest.mark.parametrize("players", ["3", "5", "6"])
+def test_every_seat_sits_round_the_trick_at_any_table_size(tab: Tab, players: str) -> None:
+    page = tab.page
+    page.emulate_media(reduced_motion="reduce")  # boxes measured where they come to rest
+    register(tab)
+    create_table(tab, preset="Encyclopedia", players=players)
+    fill_and_start(page)
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    assert page.locator("#seats .seat").count() == int(players)
+    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(page, f"{name}-{players}-players")
+        assert_apart(page, ["#seats .seat", "#trick", "#hand .card"])
+        me = boxes(page, ".seat.me")[0]
+        trick = boxes(page, "#trick")[0]
+        assert me["top"] >= trick["bottom"] - 1, "your seat is below the trick"
+        for box in boxes(page, "#seats .seat:not(.me)"):
+            assert box["top"] < trick["bottom"], f"a seat at {box} is not beside or above the trick"
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+# Counts the updates after which something on the board was moving (a card sliding in, a trick
+# sliding to its taker), from this page's own listener, which runs after the table's.
+COUNT_MOTION = """
+() => {
+  window.__moving = 0;
+  document.addEventListener("htmx:wsAfterMessage", () => {
+    const board = document.getElementById("board");
+    const moving = board ? board.getAnimations({ subtree: true }) : [];
+    if (moving.some((a) => a.effect && a.effect.target.matches(".played, .gathering"))) {
+      window.__moving += 1;
+    }
+  });
+}
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_slide_in_and_tricks_to_their_taker_unless_motion_is_reduced(
+    tab: Tab, motion: str
+) -> None:
+    page = tab.page
+    page.emulate_media(reduced_motion=motion)
+    register(tab)
+    start_game(tab)
+    page.evaluate(COUNT_MOTION)
+    pass_first_three(page)
+    # A few cards and the first trick taken, then the next lead.
+    for _ in range(3):
+        page.wait_for_function(MY_TURN, timeout=STEP_MS)
+        play_a_legal_card(page)
+    page.wait_for_function(MY_TURN, timeout=STEP_MS)
+    shot(page, f"desktop-motion-{motion}")
+    moving = page.evaluate("window.__moving")
+    if motion == "reduce":
+        assert moving == 0
+    else:
+        assert moving > 0
+    assert tab.errors == [], "\n".join(tab.errors)
