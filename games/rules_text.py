@@ -32,12 +32,11 @@ from games.engine import (
     TieRule,
     pass_direction_name,
 )
+from games.engine.rules import JACK_OF_DIAMONDS_BONUS as JACK_BONUS
 from games.engine.rules import PASS_SIZE
 
 QUEEN: Final = Card.parse("QS")
 JACK: Final = Card.parse("JD")
-# The engine scores the jack of diamonds as a bonus of ten; it keeps no constant for it.
-JACK_BONUS: Final = 10
 _STANDARD: Final = Rules()
 MINUS: Final = "\N{MINUS SIGN}"
 

@@ -61,7 +61,14 @@ from .events import (
     PassMade,
     TrickTaken,
 )
-from .rules import PASS_SIZE, FirstLead, MoonRule, Rules, pass_direction_name
+from .rules import (
+    JACK_OF_DIAMONDS_BONUS,
+    PASS_SIZE,
+    FirstLead,
+    MoonRule,
+    Rules,
+    pass_direction_name,
+)
 
 _new = tuple.__new__
 # play_on's chooser: (trick so far, seat, legal mask, cards taken per seat) -> the card's index.
@@ -608,7 +615,7 @@ class Hand:
             points = list(points)
             for seat, mask in enumerate(self._taken):
                 if mask & JD_BIT:
-                    points[seat] -= 10
+                    points[seat] -= JACK_OF_DIAMONDS_BONUS
         return points
 
     def _finish(self, points: list[int]) -> None:

@@ -26,6 +26,7 @@ from .errors import InvalidRulesError
 CARD_SECONDS: Final = 25
 PASS_SECONDS: Final = 30
 PASS_SIZE: Final = 3
+JACK_OF_DIAMONDS_BONUS: Final = 10  # taken off its taker's points when the option is on
 
 
 class ShortPack(StrEnum):
