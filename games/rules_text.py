@@ -182,8 +182,8 @@ def _moon(rules: Rules) -> RuleLine:
             f"you choose whether everybody else takes {points} or you take {points} off."
         ),
         MoonRule.AUTOMATIC: (
-            f"everybody else takes {points}, unless that would end the match with you behind"
-            f" somebody; then you take {points} off instead."
+            f"everybody else takes {points}, except when giving them away would finish the"
+            f" match with someone doing better than you: then {points} come off your own total."
         ),
     }
     return RuleLine("moon", "Shooting the moon", f"{start} {endings[rules.moon]}")
