@@ -15,7 +15,7 @@ from django import forms
 from games.engine import PRESETS, FirstLead, InvalidRulesError, MoonRule, Rules, ShortPack
 
 from .models import Table
-from .rules_text import summary
+from .rules_text import JACK_BONUS, MINUS, summary
 
 CUSTOM: Final = "custom"
 PRESET_CHOICES = [(key, preset.title) for key, preset in PRESETS.items()] + [(CUSTOM, "Custom")]
@@ -131,7 +131,9 @@ class TableForm(forms.Form):
     )
     queen_breaks_hearts = forms.BooleanField(required=False, label="The queen breaks hearts")
     shoot_the_sun = forms.BooleanField(required=False, label="Shooting the sun")
-    jack_of_diamonds = forms.BooleanField(required=False, label="Jack of diamonds \N{MINUS SIGN}10")
+    jack_of_diamonds = forms.BooleanField(
+        required=False, label=f"Jack of diamonds {MINUS}{JACK_BONUS}"
+    )
     old_queen = forms.BooleanField(required=False, label="Old queen rule")
 
     def option_fields(self) -> list[forms.BoundField]:

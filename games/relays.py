@@ -150,19 +150,21 @@ class Relay:
     async def _push(self, batch: list[dict[str, Any] | _Request]) -> None:
         news = [item for item in batch if isinstance(item, dict)]
         requests = [item for item in batch if isinstance(item, _Request)]
-        targets = _targets(self.screens, news, requests)
+        # The news's latest (game, version), or None: seats taken or left (no version), or
+        # only requests, either of which wants the table as it is now.
+        seating = any(message.get("version") is None for message in news)
+        latest = None if seating or not news else max(map(_shown_by, news))
+        targets = _targets(self.screens, news, latest, requests)
         if not targets:
             return
-        fresh = bool(requests) or any(message.get("version") is None for message in news)
-        at_least = None if fresh else max(_shown_by(message) for message in news)
-        jobs = [(screen, keys, showing) for screen, keys, showing in targets]
-        state, pushes = await in_pool(_render_all)(self.table_id, at_least, jobs)
-        for (screen, _, _), push in zip(jobs, pushes, strict=True):
+        at_least = None if requests else latest
+        state, pushes = await in_pool(_render_all)(self.table_id, at_least, targets)
+        for (screen, _, _), push in zip(targets, pushes, strict=True):
             if state is None:  # the table is gone
                 await _quietly(screen.close(4404))
                 continue
             assert push is not None
-            if screen not in self.screens and not any(r.screen is screen for r in requests):
+            if screen not in self.screens:
                 continue  # closed meanwhile
             screen.shown, screen.keys = push.shown, push.keys
             if push.html:
@@ -174,18 +176,19 @@ def _shown_by(message: dict[str, Any]) -> tuple[int, int]:
 
 
 def _targets(
-    screens: set[Screen], news: list[dict[str, Any]], requests: list[_Request]
+    screens: set[Screen],
+    news: list[dict[str, Any]],
+    latest: tuple[int, int] | None,
+    requests: list[_Request],
 ) -> list[tuple[Screen, live.Keys | None, tuple[int, int] | None]]:
     """Each screen that needs a push, with the keys to render against (None: the whole table)
     and what a reconnecting screen says it shows."""
     targets: dict[Screen, tuple[live.Keys | None, tuple[int, int] | None]] = {}
-    seating = any(message.get("version") is None for message in news)
     if news:
-        latest = None if seating else max(_shown_by(message) for message in news)
         for screen in screens:
-            if seating:  # seats taken or left: no version, the whole table again
+            if latest is None:  # seats taken or left: the whole table again
                 targets[screen] = (None, None)
-            elif screen.shown is None or latest is None or screen.shown[0] != latest[0]:
+            elif screen.shown is None or screen.shown[0] != latest[0]:
                 targets[screen] = (None, None)  # nothing shown yet, or another game
             elif screen.shown[1] < latest[1]:
                 targets[screen] = (screen.keys, None)

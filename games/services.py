@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -303,13 +303,6 @@ def rematch(table_id: int, user: User) -> Game:
 class Outcome:
     version: int
     events: list[Any]
-
-
-def seat_of(game: Game, user: User | AbstractBaseUser | None) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    player = game.players.filter(user_id=user.pk, is_bot=False).first()
-    return player.seat if player else None
 
 
 def act(
