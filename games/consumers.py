@@ -22,6 +22,7 @@ import logging
 import re
 from typing import Any, NoReturn
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -43,6 +44,16 @@ class AccountSocket(AsyncWebsocketConsumer):
     ban closes them all at once (moderation/sanctions.py)."""
 
     account_group: str | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As Channels dispatches, without its hop to the process's one thread for synchronous
+        code before every message (to close that thread's old database connections): each
+        frame would wait there behind whatever else runs on it. These sockets' database work
+        runs in the pool (games/live.py), whose calls close their own."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def join_account_group(self) -> None:
         user = self.scope.get("user")
@@ -111,13 +122,14 @@ class TableConsumer(AccountSocket):
         action, cards, choice, version = services.check_move_shape(data)
         if self.user is None or not self.user.is_authenticated:
             raise services.ServiceError("Sign in and take a seat to play")
-        latest = selectors.latest_seat(self.table_id, self.user.pk)
-        if latest is None:
+        mover = selectors.latest_seat(self.table_id, self.user.pk)
+        if mover is None:
             raise services.ServiceError("The game has not started")
-        game_id, seat = latest
+        game_id, seat, barred = mover
         if seat is None:
             raise services.ServiceError("You are watching this table: only its players can move")
-        gates.check_may_play(self.user)
+        if barred:  # the gate says why, in the sanction's words
+            gates.check_may_play(self.user)
         if action == "resign":
             services.resign(game_id, seat)
             return

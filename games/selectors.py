@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.engine import (
@@ -21,6 +21,7 @@ from games.engine import (
     seat_view,
     taken_in_last_hand,
 )
+from moderation.models import Sanction
 
 from .models import Game, GamePlayer, Table
 
@@ -153,17 +154,29 @@ def seat_among(players: list[GamePlayer], user: Viewer) -> int | None:
     return next((p.seat for p in players if p.user_id == user.pk and not p.is_bot), None)
 
 
-def latest_seat(table_id: int, user_id: int) -> tuple[int, int | None] | None:
-    """In one query: the table's latest game and the seat the person plays in it (None: they
-    are not among its people), or None if the table has no game yet."""
+class Mover(NamedTuple):
+    """What a move from a socket needs to know before the service takes it."""
+
+    game_id: int
+    seat: int | None  # None: the person is not among the game's players
+    barred: bool  # a suspension or ban of the person's is in force
+
+
+def latest_seat(table_id: int, user_id: int) -> Mover | None:
+    """In one query: the table's latest game, the seat the person plays in it and whether a
+    sanction keeps them from moving; None if the table has no game yet."""
     seat = GamePlayer.objects.filter(game=OuterRef("pk"), user_id=user_id, is_bot=False)
-    return (
+    found = (
         Game.objects.filter(table_id=table_id)
         .order_by("-number")
-        .annotate(my_seat=Subquery(seat.values("seat")[:1]))
-        .values_list("pk", "my_seat")
+        .annotate(
+            my_seat=Subquery(seat.values("seat")[:1]),
+            barred=Exists(Sanction.objects.in_force().filter(user_id=user_id)),
+        )
+        .values_list("pk", "my_seat", "barred")
         .first()
     )
+    return None if found is None else Mover(*found)
 
 
 def build_context(

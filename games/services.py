@@ -351,10 +351,11 @@ def act(
             )
         if match.result is not None:
             _finish(game, match)
+            game.save()
         else:
             pause = effects.trick_pause(events)
             _set_deadline(game, match, bots, keep=kind == "pass", pause=pause)
-        game.save()
+            game.save(update_fields=["version", "snapshot", "deadline"])  # all a move changes
         _after_change(game, match, bots, events)
         return Outcome(game.version, events)
 
@@ -454,7 +455,6 @@ def _after_change(game: Game, match: Match, bots: set[int], events: Sequence[Eve
         events,
         lobby=game.version == 0 or game.is_over,
         bots_to_move=any(seat in bots for seat in waiting),
-        deadline=game.deadline if any(seat not in bots for seat in waiting) else None,
     )
 
 
