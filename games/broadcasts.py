@@ -61,12 +61,14 @@ def serve_from(loop: asyncio.AbstractEventLoop) -> None:
     _loop = loop
 
 
-def send(messages: Messages) -> None:
-    """Send each group its message; keep them to send again if the layer does not answer."""
+def send(messages: Messages, here: Messages | None = None) -> None:
+    """Send each group its message; keep them to send again if the layer does not answer.
+    ``here`` adds fields to a group's message as this process's own listeners hear it (what
+    a move left in memory, which need not be loaded again), never to what goes to Redis."""
     for group, message in messages.items():
         if (hear := _here.get(group)) is not None:
             try:
-                hear(message)
+                hear({**message, **here[group]} if here and group in here else message)
             except RuntimeError:  # its event loop is closed (a test's): nobody hears it now
                 stop_listening_here(group, hear)
     layer = get_channel_layer()

@@ -90,6 +90,9 @@ class TableState:
     seated: frozenset[int]  # the users in the table's seats (not only the game's players)
     lock: threading.Lock = field(default_factory=threading.Lock)
     spectators: dict[str, tuple[Keys, dict[str, str]]] = field(default_factory=dict)
+    # The spectators' fragments at the version before, by code: those whose key has not
+    # changed are not rendered again.
+    earlier: dict[str, tuple[Keys, dict[str, str]]] = field(default_factory=dict)
 
     @property
     def shown(self) -> tuple[int, int] | None:
@@ -102,10 +105,16 @@ _latest: OrderedDict[int, TableState] = OrderedDict()
 _loading: dict[int, threading.Lock] = {}
 
 
-def state_for(table_id: int, shown: tuple[int, int] | None = None) -> TableState | None:
+Made = tuple[Game, Match]  # a move's game row and match, as the move left them
+
+
+def state_for(
+    table_id: int, shown: tuple[int, int] | None = None, made: Made | None = None
+) -> TableState | None:
     """The table's state at the version ``shown`` (game, version) or later, loaded from the
-    database unless this process has it already; with ``shown`` None, always loaded afresh
-    (seating changed, or a socket connects). None if the table is gone."""
+    database unless this process has it already, or ``made`` it (a move of this process, at
+    that version); with ``shown`` None, always loaded afresh (seating changed, or a socket
+    connects). None if the table is gone."""
     with _lock:
         loading = _loading.setdefault(table_id, threading.Lock())
     with loading:  # one load a table at a time: the others wait for it and share it
@@ -115,7 +124,7 @@ def state_for(table_id: int, shown: tuple[int, int] | None = None) -> TableState
         if shown is not None and have is not None and have[0] == shown[0] and have[1] >= shown[1]:
             return kept
         if shown is not None and kept is not None and have is not None and have[0] == shown[0]:
-            state = _next_version(kept)  # a move: only the game row has changed
+            state = _next_version(kept, made)  # a move: only the game row has changed
         else:
             state = _load(table_id)
         with _lock:
@@ -140,15 +149,20 @@ def forget(table_id: int | None = None) -> None:
             _latest.pop(table_id, None)
 
 
-def _next_version(kept: TableState) -> TableState | None:
-    """The table after a move of its game: the game row reloaded, its table, seats and
-    players kept (a move changes none of them), unless the game has ended, when the table
-    changes too (its status; the seats' seeds for the next game are shown)."""
+def _next_version(kept: TableState, made: Made | None = None) -> TableState | None:
+    """The table after a move of its game: the game row reloaded (or the one the move
+    ``made``), its table, seats and players kept (a move changes none of them), unless the
+    game has ended, when the table changes too (its status; the seats' seeds for the next game
+    are shown)."""
     assert kept.game is not None
-    game = Game.objects.filter(pk=kept.game.pk).first()
-    if game is None or game.is_over:
-        return _load(kept.table.pk)
-    return TableState(kept.table, game, game.live_match(), kept.players, kept.seated)
+    if made is not None and made[0].pk == kept.game.pk and not made[0].is_over:
+        game, match = made
+    else:
+        game = Game.objects.filter(pk=kept.game.pk).first()
+        if game is None or game.is_over:
+            return _load(kept.table.pk)
+        match = game.live_match()
+    return TableState(kept.table, game, match, kept.players, kept.seated, earlier=kept.spectators)
 
 
 def _load(table_id: int) -> TableState | None:
@@ -211,8 +225,9 @@ def render(
 
 
 def _spectator_fragments(state: TableState, base: dict[str, Any]) -> tuple[Keys, dict[str, str]]:
-    """Every fragment as a spectator sees it, rendered once a version for all of them (a
-    private table's spectators by the code they came in with, which its links carry)."""
+    """Every fragment as a spectator sees it, worked out once a version for all of them (a
+    private table's spectators by the code they came in with, which its links carry); only
+    the fragments that changed since the version before are rendered again."""
     assert state.game is not None and state.match is not None
     code = base["code"]
     with state.lock:
@@ -223,9 +238,16 @@ def _spectator_fragments(state: TableState, base: dict[str, Any]) -> tuple[Keys,
                 "csrf_token": "",
                 **selectors.build_context(state.game, state.match, state.players, None),
             }
+            keys = fragment_keys(context)
+            before_keys, before = state.earlier.get(code, ({}, {}))
             state.spectators[code] = (
-                fragment_keys(context),
-                {name: render_to_string(f"games/table.html#{name}", context) for name in FRAGMENTS},
+                keys,
+                {
+                    name: before[name]
+                    if name in before and before_keys.get(name) == keys[name]
+                    else render_to_string(f"games/table.html#{name}", context)
+                    for name in FRAGMENTS
+                },
             )
         return state.spectators[code]
 

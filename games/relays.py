@@ -158,7 +158,9 @@ class Relay:
         if not targets:
             return
         at_least = None if requests else latest
-        state, pushes = await in_pool(_render_all)(self.table_id, at_least, targets)
+        # A move made in this process left the game row and match in memory (games/effects.py).
+        made = next((m["made"] for m in news if "made" in m and _shown_by(m) == latest), None)
+        state, pushes = await in_pool(_render_all)(self.table_id, at_least, targets, made)
         for (screen, _, _), push in zip(targets, pushes, strict=True):
             if state is None:  # the table is gone
                 await _quietly(screen.close(4404))
@@ -201,9 +203,11 @@ def _render_all(
     table_id: int,
     at_least: tuple[int, int] | None,
     jobs: list[tuple[Screen, live.Keys | None, tuple[int, int] | None]],
+    made: live.Made | None = None,
 ) -> tuple[live.TableState | None, list[live.Push | None]]:
-    """In a pool thread: the table's state loaded once, and each screen's push from it."""
-    state = live.state_for(table_id, at_least)
+    """In a pool thread: the table's state loaded once (or taken from the move that ``made``
+    it), and each screen's push from it."""
+    state = live.state_for(table_id, at_least, made)
     if state is None:
         return None, [None] * len(jobs)
     pushes: list[live.Push | None] = []

@@ -102,6 +102,35 @@ def test_spectators_share_one_render_of_each_version(monkeypatch: pytest.MonkeyP
     assert len(renders) == len(live.FRAGMENTS)  # one render of each fragment, for all five
 
 
+def test_spectators_fragments_that_a_move_left_alone_are_not_rendered_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = _people_at(["alice", "bob", "carol", "dave"])
+    watcher = User.objects.create_user("watcher")
+    state = live.state_for(game.table_id)
+    assert state is not None
+    keys = live.render(state, watcher, code="", csrf_token="", keys=None).keys
+    for version in (1, 2):
+        _next_move(game, version)
+        state = live.state_for(game.table_id, (game.pk, version))
+        assert state is not None
+        keys = live.render(state, watcher, code="", csrf_token="", keys=keys).keys
+    renders: list[str] = []
+    monkeypatch.setattr(
+        live,
+        "render_to_string",
+        lambda name, context: renders.append(name) or render_to_string(name, context),
+    )
+    _next_move(game, 3)  # the third pass: the seats change, not the scores or the deal's seed
+    state = live.state_for(game.table_id, (game.pk, 3))
+    assert state is not None
+    push = live.render(state, watcher, code="", csrf_token="", keys=keys)
+
+    rendered = {name.removeprefix("games/table.html#") for name in renders}
+    assert "seats" in rendered and 'id="seats"' in push.html
+    assert not rendered & {"scores", "fairness", "result"}
+
+
 def test_a_state_is_loaded_once_for_all_the_sockets_of_a_version() -> None:
     game = _people_at(["alice", "bob", "carol", "dave"])
     _next_move(game, 0)
