@@ -155,6 +155,15 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_game_number_per_table")
         ]
+        indexes = [
+            # The clock's sweep (games/tasks.py) every second: the running games' deadlines
+            # only, a small index however many finished games there are.
+            models.Index(
+                fields=["deadline"],
+                condition=models.Q(status="playing"),
+                name="game_deadline_playing",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"

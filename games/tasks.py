@@ -3,17 +3,25 @@
 A task carries the game's version when it was scheduled; if the game has moved on, the task
 does nothing, so a duplicate or late delivery changes nothing, and a deadline task that comes
 early does nothing either. Bots decide outside any transaction: no lock is held while they
-think. A periodic sweep (Celery beat) enforces any turn whose deadline passed while no task
-was there to do it (a worker down, a task lost), once: the service's lock and version check
-see to that. The services schedule these tasks by name, after commit (games/effects.py): nothing
-but Celery and the tests imports this module.
+think. The services queue the bots' tasks by name, after commit (games/effects.py).
+
+The clock is a sweep that Celery beat runs every ``HEARTS_SWEEP_SECONDS`` (1): a move only
+stores its turn's deadline on the game, and publishes nothing for it, since nearly every turn
+is played in time. Each sweep queues a deadline task for every turn that is overdue (a worker
+was down, a task was lost) and for every turn due within the next two sweeps' time (two, so
+that a sweep started late misses none), timed for its deadline: a time-out comes at its
+second, not up to a sweep late. However many of these tasks a turn gets, it is enforced once:
+the service's lock and version check see to that. Nothing but Celery and the tests imports
+this module.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from games.bots import Bot, make_bot, safe_bot
@@ -37,12 +45,27 @@ def enforce_deadline(game_id: int, version: int) -> None:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Enforce every turn that is overdue; returns how many games were acted on."""
-    overdue = Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=timezone.now())
-    acted = 0
-    for game_id, version in overdue.values_list("pk", "version"):
-        acted += time_out(game_id, version) > 0
-    return acted
+    """Queue a deadline task for every turn that is overdue, and for every turn due within
+    two ``HEARTS_SWEEP_SECONDS`` (before the next sweep, even one that starts late) timed for
+    its deadline; returns how many it queued.
+
+    The overdue turns go to tasks too rather than being timed out here: a time-out takes a
+    transaction and maybe a bot's thinking, so a sweep that found many (after a worker was
+    down) would make them one after another, the last ones late, and outlast its interval
+    while beat started the next sweep on the same turns. As tasks they run side by side on all
+    the workers, and the sweep stays one query on an index; a turn two sweeps both queue costs
+    its second task one read."""
+    now = timezone.now()
+    due = Game.objects.filter(
+        status=Game.Status.PLAYING,
+        deadline__lte=now + timedelta(seconds=2 * settings.HEARTS_SWEEP_SECONDS),
+    ).order_by("deadline")
+    queued = 0
+    for game_id, version, deadline in due.values_list("pk", "version", "deadline"):
+        eta = deadline if deadline is not None and deadline > now else None  # else at once
+        enforce_deadline.apply_async((game_id, version), eta=eta)
+        queued += 1
+    return queued
 
 
 def time_out(game_id: int, version: int) -> int:

@@ -161,7 +161,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # countdown.
     "visibility_timeout": 3600,
     # kombu blocks 1 s in BRPOP, well inside these; without a socket timeout a publish (a
-    # move's bot or deadline task) would wait forever on a server that stopped answering.
+    # bot's move task, a sweep's deadline task) would wait forever on a server that stopped
+    # answering.
     "socket_timeout": REDIS_SOCKET_TIMEOUT,
     "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
 }
@@ -173,12 +174,16 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A move running as the connection drops finishes: it is in the database once committed, and
 # its task delivered again does nothing (the game's version has moved on).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
-# Turns whose deadline passed with no task to enforce it (a worker down, a task lost).
-HEARTS_SWEEP_SECONDS = env_float("HEARTS_SWEEP_SECONDS", 5.0)
+# The clock: every this many seconds a sweep queues a deadline task for each turn overdue or
+# due before the next sweep (games/tasks.py); a move itself schedules nothing for its deadline.
+HEARTS_SWEEP_SECONDS = env_float("HEARTS_SWEEP_SECONDS", 1.0)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-overdue-turns": {
+    "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": HEARTS_SWEEP_SECONDS,
+        # Beat goes on queueing sweeps while the workers are down; when they are back, the
+        # sweeps that waited longer than this are dropped, as the next one does their work.
+        "options": {"expires": 10 * HEARTS_SWEEP_SECONDS},
     }
 }
 

@@ -183,7 +183,7 @@ def bots_play_on(database: Path, game_id: int) -> None:
 @pytest.mark.slow
 def test_serve_starts_a_killed_worker_or_redis_again_and_the_bots_play_on(tmp_path, stop_serve):
     """Four bots play a long match; the worker, then Redis, is killed under them. A bot task
-    the dead worker held is made by the sweep (every 5 s) once the bots' turn is overdue, 3 s
+    the dead worker held is made by the sweep (every second) once the bots' turn is overdue, 3 s
     after their delay: people's clocks are as the site runs them."""
     port = free_port()
     env = serve_env(tmp_path, HEARTS_BOT_DELAY="0.05")

@@ -1,13 +1,15 @@
-"""The clocks with a real Celery worker fed through Redis, on one-second deadlines: turns left
-alone are enforced, and a worker that was down past a deadline enforces it once when it comes
-back (see ``workers.py`` for how the worker reaches the test database)."""
+"""The clocks with a real Celery worker and beat fed through Redis, on one-second deadlines:
+beat's sweep enforces the turns left alone, and a worker that was down past a deadline enforces
+it once when it comes back (see ``workers.py`` for how the worker reaches the test database)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+from celery.beat import EmbeddedService
 from django.conf import settings
 from pytest_django.fixtures import Settings
 
@@ -38,8 +40,20 @@ def one_second(settings: Settings) -> None:
 
 @pytest.fixture
 def worker(one_second: None, task_queue: str) -> Iterator[None]:
-    with running_worker(task_queue):
+    with running_worker(task_queue), running_beat():
         yield
+
+
+@contextmanager
+def running_beat() -> Iterator[None]:
+    """Celery beat in a thread of this process while the block runs, with the site's schedule:
+    the sweep every ``HEARTS_SWEEP_SECONDS``, to the test's own queue like every task."""
+    beat = EmbeddedService(celery_app, thread=True, scheduler_cls="celery.beat:Scheduler")
+    beat.start()
+    try:
+        yield
+    finally:
+        beat.stop()
 
 
 def moves(game: Game) -> list[tuple[str, int, bool, str]]:
@@ -76,9 +90,9 @@ def test_strict_one_missed_deadline_ends_the_game(worker: None) -> None:
     assert game.moves.filter(seat=0, kind="play").count() == 0
 
 
-@pytest.mark.parametrize("task_lost", [False, True], ids=["task-waiting", "task-lost"])
+@pytest.mark.parametrize("queue_lost", [False, True], ids=["sweeps-waiting", "queue-lost"])
 def test_a_worker_down_past_a_deadline_enforces_it_once_when_it_is_back(
-    one_second: None, settings: Settings, task_queue: str, task_lost: bool
+    one_second: None, settings: Settings, task_queue: str, queue_lost: bool
 ) -> None:
     game = four_people()
     everyone_passes(game)  # the lead's deadline: one second from now
@@ -87,15 +101,15 @@ def test_a_worker_down_past_a_deadline_enforces_it_once_when_it_is_back(
     seat, version = match.hand.turn, match.version
     time.sleep(1.5)  # no worker: the deadline passes with nobody to enforce it
     assert fresh(game).version == version
-    if task_lost:
+    sweep_deadlines.delay()
+    sweep_deadlines.delay()  # what beat queued meanwhile: each finds the turn overdue
+    if queue_lost:  # a Redis that keeps no data restarted
         with celery_app.connection_for_write() as broker:
             celery_app.amqp.queues[task_queue](broker.default_channel).purge()
 
-    with running_worker(task_queue):
-        sweep_deadlines.delay()
-        sweep_deadlines.delay()  # beat runs it every few seconds: twice here, as it would
+    with running_worker(task_queue), running_beat():
         wait_for(game, lambda match: match.version > version)
-        time.sleep(0.5)
+        time.sleep(1.5)  # another sweep or two, and any duplicate deadline task, come and go
 
     assert fresh(game).version == version + 1
     record = MoveRecord.objects.get(game=game, number=version + 1)

@@ -1,12 +1,13 @@
 """Clocks: every turn has a deadline; when it passes, the table moves for the seat (relaxed) or
 the game ends against it (strict); three time-outs in a row count as leaving; resigning ends
-the game at once. The deadline task and the sweep act only on the turn they were meant for."""
+the game at once. The sweep queues the deadline tasks, which act only on the turn they were
+meant for."""
 
 from __future__ import annotations
 
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,7 +19,8 @@ from games import services
 from games.engine import Clock, Match, Phase, Rules, fingerprint
 from games.models import Game, GamePlayer, MoveRecord, Table
 from games.selectors import build_context
-from games.tasks import sweep_deadlines, time_out
+from games.tasks import enforce_deadline, sweep_deadlines, time_out
+from hearts_site import celery_app
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +77,28 @@ def seconds_until(game: Game) -> float:
 
 def rules_of(game: Game) -> Rules:
     return Rules.from_json(game.rules)
+
+
+Queued = list[tuple[tuple[int, int], datetime | None]]
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> Queued:
+    """The deadline tasks the sweep queues, as (args, eta), instead of sending them."""
+    tasks: Queued = []
+
+    def send_task(name: str, args: tuple[int, int], kwargs: Any = None, **options: Any) -> None:
+        assert name == enforce_deadline.name
+        tasks.append((tuple(args), options.get("eta")))
+
+    monkeypatch.setattr(celery_app, "send_task", send_task)
+    return tasks
+
+
+def run(queued: Queued) -> None:
+    """Deliver the deadline tasks queued, now, whatever their time."""
+    for (game_id, version), _ in queued:
+        enforce_deadline(game_id, version)
 
 
 # Deadlines -------------------------------------------------------------------------------
@@ -343,22 +367,66 @@ def test_resigning_between_hands_places_the_others_by_the_totals_so_far() -> Non
 # The sweep and restarts --------------------------------------------------------------------
 
 
-def test_the_sweep_enforces_an_overdue_turn_once_and_leaves_the_others() -> None:
+def test_a_turn_due_within_the_next_two_sweeps_gets_a_task_timed_for_its_deadline(
+    settings: Any, queued: Queued
+) -> None:
+    settings.HEARTS_SWEEP_SECONDS = 60  # the next sweeps after the turn's 25 seconds
+    game = four_people()
+    everyone_passes(game)
+    game = fresh(game)
+
+    assert sweep_deadlines() == 1
+
+    assert queued == [((game.pk, game.version), game.deadline)]
+    assert fresh(game).version == game.version  # the task moves at the deadline, not the sweep
+
+
+def test_a_turn_due_after_the_next_two_sweeps_gets_no_task_yet(
+    settings: Any, queued: Queued
+) -> None:
+    settings.HEARTS_SWEEP_SECONDS = 1
+    game = four_people()
+    everyone_passes(game)
+
+    assert sweep_deadlines() == 0
+
+    assert queued == []
+
+
+def test_the_sweep_times_out_an_overdue_turn_and_leaves_the_others(queued: Queued) -> None:
     waiting = four_people()
     everyone_passes(waiting)
     late = four_people_again("late")
     everyone_passes(late)
     version = overdue(late)
 
-    assert sweep_deadlines() == 1
-    assert sweep_deadlines() == 0
+    sweep_deadlines()
+    assert queued == [((late.pk, version), None)]  # at once
+    run(queued)
 
     assert fresh(late).version == version + 1
     assert MoveRecord.objects.get(game=late, number=version + 1).timeout
     assert fresh(waiting).version == 4
+    queued.clear()
+    sweep_deadlines()
+    assert queued == []  # the next turn has its own 25 seconds
 
 
-def test_the_sweep_moves_a_bot_whose_task_was_lost() -> None:
+def test_two_sweeps_before_their_tasks_run_time_a_turn_out_once(queued: Queued) -> None:
+    game = four_people()
+    everyone_passes(game)
+    version = overdue(game)
+
+    sweep_deadlines()
+    sweep_deadlines()
+    run(queued)
+
+    assert len(queued) == 2
+    assert fresh(game).version == version + 1
+    assert MoveRecord.objects.filter(game=game, timeout=True).count() == 1
+
+
+def test_the_sweep_moves_a_bot_whose_task_was_lost(queued: Queued) -> None:
     game = against_bots()
     alice = fresh(game).match().hand.holding(0)[:3]
     # Her pass; the bots' task (not run in this test) was lost.
@@ -366,6 +434,7 @@ def test_the_sweep_moves_a_bot_whose_task_was_lost() -> None:
     overdue(game)
 
     sweep_deadlines()
+    run(queued)
 
     passes = MoveRecord.objects.filter(game=game, kind="pass")
     assert sorted((p.seat, p.timeout) for p in passes) == [
