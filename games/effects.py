@@ -1,8 +1,9 @@
 """What a change to a table or a game does once its transaction commits: the news to the
-table's sockets (and to the lobby's, for seating and status), the bots' next task and the
-clock's. Nothing happens if the transaction rolls back.
+table's sockets (and to the lobby's, for seating and status) and the bots' next task.
+Nothing happens if the transaction rolls back. A move schedules nothing for the clock: its
+deadline is stored on the game, and the sweep in Celery beat enforces it (games/tasks.py).
 
-The services call this module; it schedules the tasks by name, so it needs neither
+The services call this module; it schedules the bots' task by name, so it needs neither
 ``games.tasks`` nor the services, and the tasks are free to call the services.
 
 A table's group message for a move carries the game's new version and the public part of what
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -42,9 +42,8 @@ from . import broadcasts
 
 LOBBY_GROUP = "lobby"
 
-# The tasks of games/tasks.py, by the names Celery registers them under.
+# The bots' task of games/tasks.py, by the name Celery registers it under.
 BOT_MOVE = "games.tasks.bot_move"
-ENFORCE_DEADLINE = "games.tasks.enforce_deadline"
 
 # What each event may tell everyone: a pass says only who has passed, never the cards.
 PUBLIC_FIELDS: dict[type[Any], tuple[str, ...]] = {
@@ -101,31 +100,34 @@ def game_changed(
     *,
     lobby: bool,
     bots_to_move: bool,
-    deadline: datetime | None,
+    made: tuple[Any, Any] | None = None,
 ) -> None:
-    """After commit: the table hears of the move (the lobby only of a start or an end), the
-    bots' task is queued if a bot is to move, and the deadline task is set for people's turns.
-    """
+    """After commit: the table hears of the move (the lobby only of a start or an end), and
+    the bots' task is queued if a bot is to move. ``made`` (the game row and match the move
+    left) goes to this process's own relay with the news, so that it need not load them
+    again (games/live.py); it never goes to Redis."""
     message = {
         "type": "table.updated",
         "game": game_id,
         "version": version,
         "events": public_events(events),
     }
-    _tell(table_id, message, lobby)
+    _tell(table_id, message, lobby, None if made is None else {"made": made})
     if bots_to_move:
         countdown = settings.HEARTS_BOT_DELAY + trick_pause(events)
         transaction.on_commit(lambda: _schedule(BOT_MOVE, game_id, version, countdown=countdown))
-    if deadline is not None:
-        transaction.on_commit(lambda: _schedule(ENFORCE_DEADLINE, game_id, version, eta=deadline))
 
 
-def _tell(table_id: int, message: dict[str, Any], lobby: bool) -> None:
+def _tell(
+    table_id: int, message: dict[str, Any], lobby: bool, here: dict[str, Any] | None = None
+) -> None:
     # See games/broadcasts.py: a stalled channel layer delays the news, never the move.
-    messages = {table_group(table_id): message}
+    group = table_group(table_id)
+    messages = {group: message}
     if lobby:  # the stamp lets a process render the lobby once for all its lobby sockets
         messages[LOBBY_GROUP] = {"type": "lobby.updated", "stamp": uuid.uuid4().hex}
-    transaction.on_commit(lambda: broadcasts.send(messages))
+    local = None if here is None else {group: here}
+    transaction.on_commit(lambda: broadcasts.send(messages, local))
 
 
 def _schedule(name: str, game_id: int, version: int, **options: Any) -> None:

@@ -158,10 +158,10 @@ def _next_version(kept: TableState, made: Made | None = None) -> TableState | No
     if made is not None and made[0].pk == kept.game.pk and not made[0].is_over:
         game, match = made
     else:
-        game = Game.objects.filter(pk=kept.game.pk).first()
-        if game is None or game.is_over:
+        loaded = Game.objects.filter(pk=kept.game.pk).first()
+        if loaded is None or loaded.is_over:
             return _load(kept.table.pk)
-        match = game.live_match()
+        game, match = loaded, loaded.live_match()
     return TableState(kept.table, game, match, kept.players, kept.seated, earlier=kept.spectators)
 
 

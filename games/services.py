@@ -446,7 +446,9 @@ def seats_to_act(match: Match) -> list[int]:
 
 def _after_change(game: Game, match: Match, bots: set[int], events: Sequence[Event] = ()) -> None:
     """After commit (games/effects.py): the table hears of ``events``, the lobby of a game
-    started or over; the bots are woken if one is to move, and the clock is set for people."""
+    started or over, and the bots are woken if one is to move (people's deadline is on the
+    game row, for the sweep). This process's sockets at the table are shown the game and
+    match as they are here, not loaded again."""
     waiting = seats_to_act(match)
     effects.game_changed(
         game.table_id,
@@ -455,6 +457,7 @@ def _after_change(game: Game, match: Match, bots: set[int], events: Sequence[Eve
         events,
         lobby=game.version == 0 or game.is_over,
         bots_to_move=any(seat in bots for seat in waiting),
+        made=None if game.is_over else (game, match),
     )
 
 

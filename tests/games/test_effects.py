@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import effects, services
+from games import broadcasts, effects, services
 from games.engine import Card, CardPlayed, HandDealt, Match, Rules, seat_view
 from games.models import Game, Table
 from games.tasks import decide
@@ -124,6 +124,30 @@ def test_a_card_played_tells_the_table_who_played_it_and_the_lobby_nothing(heard
             },
         )
     ]
+
+
+def test_this_processs_own_relay_hears_a_move_with_its_state_and_redis_without(
+    heard: Heard,
+) -> None:
+    game = _four_people()
+    _everyone_passes(game)
+    match = _match(game)
+    seat, card = match.hand.turn, str(match.hand.legal_plays(match.hand.turn)[0])
+    group = services.table_group(game.table_id)
+    here: list[dict[str, Any]] = []
+    broadcasts.listen_here(group, here.append)
+    heard.clear()
+    try:
+        services.act(game.pk, seat, "play", version=match.version, cards=[card])
+    finally:
+        broadcasts.stop_listening_here(group, here.append)
+
+    [local] = here
+    row, made = local["made"]
+    assert (row.pk, row.version, made.version) == (game.pk, match.version + 1, match.version + 1)
+    assert made.hand.current_trick == [(seat, Card.parse(card))]
+    [(_, sent)] = heard
+    assert "made" not in sent and {**sent, "made": local["made"]} == local
 
 
 def test_a_completed_trick_is_told_with_who_took_it_its_cards_and_its_points(
@@ -281,8 +305,8 @@ def test_the_bots_wait_for_a_completed_trick_to_be_seen_before_the_next_card(
         _play_one(game)
         game.refresh_from_db()
         hand = _match(game).hand
-        if hand.turn == 0:  # alice's turn: her own clock, not the bots'
-            assert [name for name, _, _ in scheduled] == [effects.ENFORCE_DEADLINE]
+        if hand.turn == 0:  # alice's turn: her deadline is on the game, for the sweep
+            assert scheduled == []
             continue
         [(name, args, options)] = scheduled
         assert (name, args) == (effects.BOT_MOVE, (game.pk, game.version))
@@ -295,14 +319,22 @@ def test_the_bots_wait_for_a_completed_trick_to_be_seen_before_the_next_card(
     assert countdowns == {0.8, 1.8}
 
 
-def test_the_tasks_are_scheduled_by_names_celery_knows() -> None:
+def test_peoples_moves_schedule_nothing_for_their_clock(scheduled: Scheduled) -> None:
+    game = _four_people()
+
+    _everyone_passes(game)
+    _play_one(game)
+
+    assert scheduled == []  # the next turn's deadline is on the game, for the sweep
+    game.refresh_from_db()
+    assert game.deadline is not None and _seconds_from_now(game.deadline) > 20
+
+
+def test_the_bots_task_is_scheduled_by_a_name_celery_knows() -> None:
     from games import tasks
 
-    assert (tasks.bot_move.name, tasks.enforce_deadline.name) == (
-        effects.BOT_MOVE,
-        effects.ENFORCE_DEADLINE,
-    )
-    assert {effects.BOT_MOVE, effects.ENFORCE_DEADLINE} <= set(celery_app.tasks)
+    assert tasks.bot_move.name == effects.BOT_MOVE
+    assert effects.BOT_MOVE in celery_app.tasks
 
 
 def _imports_of(path: Path) -> set[str]:

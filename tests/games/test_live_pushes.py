@@ -141,3 +141,19 @@ def test_a_state_is_loaded_once_for_all_the_sockets_of_a_version() -> None:
     _next_move(game, 1)
     second = live.state_for(game.table_id, (game.pk, 2))
     assert second is not first and second is not None and second.shown == (game.pk, 2)
+
+
+def test_a_move_made_in_this_process_is_shown_from_what_it_left_in_memory(
+    django_assert_num_queries: Any,
+) -> None:
+    game = _people_at(["alice", "bob", "carol", "dave"])
+    assert live.state_for(game.table_id) is not None
+    _next_move(game, 0)
+    row = Game.objects.get(pk=game.pk)
+    match = row.live_match()
+
+    with django_assert_num_queries(0):
+        state = live.state_for(game.table_id, (game.pk, 1), (row, match))
+    assert state is not None and state.shown == (game.pk, 1) and state.match is match
+    push = live.render(state, User.objects.get(username="bob"), code="", csrf_token="", keys=None)
+    assert 'data-version="1"' in push.html
