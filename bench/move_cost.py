@@ -2,7 +2,9 @@
 what the table's relay does with the news (games/relays.py): load the table's state once, and
 render the fragments that changed for each of the four players and a spectator. A move starts
 from the game's snapshot, not from its whole log, so the two figures should be within 15% of
-each other. The whole table, as a socket that connects is sent it, is timed too.
+each other. The pushes are timed both as another process makes them (the state loaded from
+the database) and as the move's own process does (the state the move left in memory). The
+whole table, as a socket that connects is sent it, is timed too.
 
 Four people play one Standard match with the target raised to 500 points, on SQLite in a
 directory of its own. At move 50, and at the same move of a hand about move 500 (a card to
@@ -75,13 +77,13 @@ def _at(game_id: int, point: int, within: int | None) -> bool:
 
 
 def _one_move(
-    game_id: int, move: tuple[int, str, list[str], str], viewers: list[Any]
+    game_id: int, move: tuple[int, str, list[str], str], viewers: list[Any], *, here: bool
 ) -> tuple[float, float]:
-    """Seconds for the move and its pushes, and for one whole table, in a transaction rolled
-    back afterwards."""
+    """Seconds for the move and its pushes (``here``: from what the move left in memory, as
+    in its own process), and for one whole table, in a transaction rolled back afterwards."""
     from django.db import transaction
 
-    from games import live, relays, services
+    from games import effects, live, relays, services
     from games.models import Game
 
     seat, kind, cards, choice = move
@@ -95,18 +97,26 @@ def _one_move(
         push = live.render(before, viewer, code="", csrf_token="", keys=None)
         screen.shown, screen.keys = push.shown, push.keys
         screens.append(screen)
-    with transaction.atomic():
-        start = time.perf_counter()
-        services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
-        # What the table's relay does with the news: one load, every screen's fragments.
-        jobs = [(screen, screen.keys, None) for screen in screens]
-        state, _ = relays._render_all(game.table_id, (game_id, game.version + 1), jobs)
-        assert state is not None
-        pushes = time.perf_counter() - start
-        start = time.perf_counter()
-        live.render(state, viewers[0], code="", csrf_token="", keys=None)
-        whole = time.perf_counter() - start
-        transaction.set_rollback(True)
+    made: list[Any] = []
+    told = effects.game_changed
+    effects.game_changed = lambda *args, **kwargs: made.append(kwargs.get("made"))  # type: ignore[assignment]
+    try:
+        with transaction.atomic():
+            start = time.perf_counter()
+            services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
+            # What the table's relay does with the news: one state, every screen's fragments.
+            jobs = [(screen, screen.keys, None) for screen in screens]
+            shown = (game_id, game.version + 1)
+            given = made[0] if here else None
+            state, _ = relays._render_all(game.table_id, shown, jobs, given)
+            assert state is not None
+            pushes = time.perf_counter() - start
+            start = time.perf_counter()
+            live.render(state, viewers[0], code="", csrf_token="", keys=None)
+            whole = time.perf_counter() - start
+            transaction.set_rollback(True)
+    finally:
+        effects.game_changed = told  # type: ignore[assignment]
     return pushes, whole
 
 
@@ -140,22 +150,27 @@ def main() -> None:
             assert not game.is_over, "the match ended too soon: raise the target"
             within = len(game.live_match().hand.moves)
             games.append((game, _next_move(game_id)))
-        # The two points take turns, so that the machine's swings fall on both alike.
+        # The two points and the two ways take turns, so that the machine's swings fall on
+        # all alike.
         times: list[list[float]] = [[] for _ in POINTS]
+        heres: list[list[float]] = [[] for _ in POINTS]
         wholes: list[list[float]] = [[] for _ in POINTS]
         for round in range(10 + args.repeats):
-            for (game, move), samples, whole in zip(games, times, wholes, strict=True):
-                pushes, one = _one_move(game.pk, move, viewers)
+            for (game, move), samples, here, whole in zip(games, times, heres, wholes, strict=True):
+                pushes, one = _one_move(game.pk, move, viewers, here=False)
+                kept, _ = _one_move(game.pk, move, viewers, here=True)
                 if round >= 10:  # the first rounds warm the caches (templates, queries)
                     samples.append(pushes)
+                    here.append(kept)
                     whole.append(one)
         figures = [statistics.median(samples) for samples in times]
-        for (game, _), figure, whole in zip(games, figures, wholes, strict=True):
+        for (game, _), figure, here, whole in zip(games, figures, heres, wholes, strict=True):
             print(
                 f"move {game.version + 1} (hand {game.live_match().hand.number}, its move "
                 f"{within + 1}): {figure * 1000:.2f} ms (act, the state loaded once, the "
                 "changed fragments pushed to four players and a spectator; median of "
-                f"{args.repeats}); the whole table for one player "
+                f"{args.repeats}); {statistics.median(here) * 1000:.2f} ms in the move's own "
+                "process (the state from memory); the whole table for one player "
                 f"{statistics.median(whole) * 1000:.2f} ms"
             )
         early, late = figures
