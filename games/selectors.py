@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -87,8 +87,17 @@ def public_games() -> QuerySet[Game]:
     return Game.objects.filter(table__private=False)
 
 
+class _Shown:
+    """A value the board's fragments show, read by the template in the loops that go out with
+    every move: Django's templates try ``value[name]`` before ``value.name``, and the failed
+    first try costs more than the attribute itself, so this answers it with the attribute."""
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+
 @dataclass(frozen=True)
-class PlayerInfo:
+class PlayerInfo(_Shown):
     seat: int
     name: str
     is_bot: bool
@@ -101,28 +110,126 @@ class PlayerInfo:
     to_play: bool
     on_the_clock: bool  # the table waits on this seat (its turn, or a pass not yet made)
 
+    # What the seats show of it, worked out here: the template's loop over the seats goes out
+    # with every move, and each tag it evaluates there costs more than these lines do.
+
+    @property
+    def classes(self) -> str:
+        """Its classes besides ``seat``: where it sits, and whether it is to play or the
+        viewer's own."""
+        return (
+            f"seat-{self.position}"
+            + (" to-play" if self.to_play else "")
+            + (" me" if self.is_me else "")
+        )
+
+    @property
+    def facts(self) -> str:
+        """What the seat shows of its cards and points: "13 cards · 1 point · total 20"."""
+        points = "point" if self.points == 1 else "points"
+        return f"{self.cards} cards · {self.points} {points} · total {self.total}"
+
 
 @dataclass(frozen=True)
-class CardInfo:
+class CardInfo(_Shown):
+    """A card of the viewer's own hand, with what its button shows: worked out here, since a
+    hand goes out with most pushes and the template's loop over it is the costliest part."""
+
     card: Card
     legal: bool
     reason: str
     received: bool  # passed to this seat this hand: shown with a brass tab
     passed: bool  # chosen to pass, until the passes are exchanged: shown marked, not playable
+    # The rest follow from the hand and the view, which the hand's fragment key holds already.
+    my_turn: bool = field(default=False, repr=False)
+    direction: str = field(default="", repr=False)  # of the pass
+    first: bool = field(default=False, repr=False)  # the hand's first card, its one Tab stop
+
+    @property
+    def refused(self) -> bool:
+        """The seat is to play and may not play this card: shown dimmed, not pressable."""
+        return self.my_turn and not self.legal
+
+    @property
+    def classes(self) -> str:
+        """The button's classes besides ``card``: its suit, playable or not, passed."""
+        return (
+            f"suit-{self.card.suit.char}"
+            + ((" legal" if self.legal else " illegal") if self.my_turn else "")
+            + (" received" if self.received else "")
+            + (" passed" if self.passed else "")
+        )
+
+    @property
+    def tab_index(self) -> str:
+        return "0" if self.first else "-1"
+
+    @property
+    def symbol(self) -> str:
+        return self.card.suit.symbol
+
+    @property
+    def title(self) -> str:
+        """The button's tooltip: "Q♣ (passed to you): You must follow hearts"."""
+        return (
+            self.card.display
+            + (" (passed to you)" if self.received else "")
+            + (f" (passed {self.direction})" if self.passed else "")
+            + (f": {self.reason}" if self.reason else "")
+        )
+
+    @property
+    def spoken(self) -> str:
+        """What a screen reader says of the card: "queen of clubs, passed to you"."""
+        return (
+            self.card.name
+            + (", passed to you" if self.received else "")
+            + (f", passed {self.direction}" if self.passed else "")
+            + (f". {self.reason}" if self.my_turn and self.reason else "")
+        )
 
 
 @dataclass(frozen=True)
-class TrickShown:
+class PlayedCard(_Shown):
+    """A card on the table, by the seat that played it."""
+
+    position: str  # the player's, on screen: the card comes from there
+    player: PlayerInfo
+    card: Card
+    took: bool = False  # of a completed trick: this card took it
+
+    @property
+    def classes(self) -> str:
+        """Its classes besides ``played card``: suit, where it comes from, whether it took."""
+        return f"suit-{self.card.suit.char} from-{self.position}" + (" took" if self.took else "")
+
+    @property
+    def symbol(self) -> str:
+        return self.card.suit.symbol
+
+    @property
+    def title(self) -> str:
+        """Its tooltip: "Q♣ from Bob"."""
+        return f"{self.card.display} from {self.player.name}"
+
+    @property
+    def spoken(self) -> str:
+        """What a screen reader says of it: "queen of clubs from Bob"."""
+        return f"{self.card.name} from {self.player.name}"
+
+
+@dataclass(frozen=True)
+class TrickShown(_Shown):
     """A completed trick on screen: each card by the seat that played it, and who took it."""
 
     key: str  # hand and trick, "2-5": the page tells one trick from the next by it
-    cards: list[tuple[str, PlayerInfo, Card, bool]]  # position, player, card, took the trick
+    cards: list[PlayedCard]
     taker: str  # "Bob takes the trick: 2 points"
     past_hand: bool  # the last trick of the hand before, shown until this hand's first card
 
 
 @dataclass(frozen=True)
-class TakenShown:
+class TakenShown(_Shown):
     player: PlayerInfo
     cards: list[Card]
     kitty: bool  # took the kitty too, face down
@@ -209,9 +316,16 @@ def build_context(
     passed = set(view.passed or ()) if view.phase is Phase.PASSING else set()
     hand = [
         CardInfo(
-            card, card in view.legal, view.reasons.get(card, ""), card in received, card in passed
+            card,
+            card in view.legal,
+            view.reasons.get(card, ""),
+            card in received,
+            card in passed,
+            my_turn=view.my_turn,
+            direction=view.direction,
+            first=index == 0,
         )
-        for card in view.hand
+        for index, card in enumerate(view.hand)
     ]
     return {
         "game": game,
@@ -219,7 +333,7 @@ def build_context(
         "me": me,
         "players": infos,
         "hand_cards": hand,
-        "trick": [(positions[seat], infos[seat], card) for seat, card in view.trick],
+        "trick": [PlayedCard(positions[seat], infos[seat], card) for seat, card in view.trick],
         **_tricks_shown(match, view, positions, infos),
         "hand_taken": _hand_taken(match, infos),
         "passing": view.phase is Phase.PASSING and not game.is_over,
@@ -227,6 +341,9 @@ def build_context(
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not game.is_over,
         "hand_rows": [list(points) for points in view.hand_points],
         "seed_hex": bytes(game.seed).hex() if game.is_over else None,
+        "added_seeds": [
+            (info.name, text) for info, text in zip(infos, game.added_seeds or (), strict=False)
+        ],
         "version": game.version,
         "status": _status(game, view, infos, me),
         "last_hand_summary": _last_hand(match, view, infos),
@@ -262,7 +379,7 @@ def _trick_shown(
     return TrickShown(
         key=f"{latest.hand_number}-{latest.number}",
         cards=[
-            (positions[seat], infos[seat], card, seat == winner.seat)
+            PlayedCard(positions[seat], infos[seat], card, seat == winner.seat)
             for seat, card in latest.cards_by_seat(match.players)
         ],
         taker=taker,

@@ -102,7 +102,7 @@ async def test_after_a_missed_version_the_screen_shows_the_whole_table_as_it_is(
     game, cookies = await sync_to_async(_four_people)()
     socket, whole = await open_table_socket(game.table_id, cookies[1])
     screen = board_fragments(whole)
-    monkeypatch.setattr(broadcasts, "send", lambda messages: None)  # the news of two moves lost
+    monkeypatch.setattr(broadcasts, "send", lambda messages, here=None: None)  # two moves lost
     await sync_to_async(_move)(game.pk)
     await sync_to_async(_move)(game.pk)  # bob's own pass, among them
     monkeypatch.undo()
