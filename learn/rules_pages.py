@@ -4,6 +4,8 @@ the named rule sets, one row per option, from the sets' own ``Rules``."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -89,7 +91,20 @@ def rules_url(rules: Rules | Mapping[str, Any]) -> str:
     """The address of the page for these rules (a :class:`Rules` or its ``to_json``), the
     options always in the engine's order (PostgreSQL gives a stored JSON object's keys back in
     an order of its own)."""
-    data = (rules if isinstance(rules, Rules) else Rules.from_json(dict(rules))).to_json()
+    if isinstance(rules, Rules):
+        return _rules_url(rules)
+    # A table's stored rules, on every push of a hand with refused cards: worked out once.
+    return _stored_rules_url(json.dumps(rules, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _stored_rules_url(stored: str) -> str:
+    return _rules_url(Rules.from_json(json.loads(stored)))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_url(rules: Rules) -> str:
+    data = rules.to_json()
     plain = {
         name: str(value).lower() if isinstance(value, bool) else value
         for name, value in data.items()

@@ -48,6 +48,9 @@ class Suit(IntEnum):
         return self.name.lower()
 
 
+_SUITS = tuple(Suit)  # by index: cheaper than building the enum member each time
+
+
 class Card:
     """One playing card. Equal cards are the same object (see :data:`ALL_CARDS`)."""
 
@@ -84,7 +87,7 @@ class Card:
 
     @property
     def suit(self) -> Suit:
-        return Suit(self.index // 13)
+        return _SUITS[self.index // 13]
 
     @property
     def rank(self) -> int:
