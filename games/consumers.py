@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import re
+import time
 from typing import Any, NoReturn
 
 from channels.consumer import get_handler_name
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 SHOWN = re.compile(r"(\d{1,18})\.(\d{1,18})")
 ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
+MOVER_KEPT_SECONDS = 30.0  # how long a socket trusts its person's seat without looking again
 
 
 class AccountSocket(AsyncWebsocketConsumer):
@@ -75,6 +77,8 @@ class TableConsumer(AccountSocket):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.relay: relays.Relay | None = None  # the table's in this process, once joined
+        self.mover: tuple[int, int] | None = None  # (game, seat) of this person's moves
+        self.mover_since = 0.0
         table = await in_pool(Table.objects.filter(pk=self.table_id).first)()
         code = _query_value(self.scope, "code")
         allowed = table is not None and await in_pool(selectors.can_view)(table, self.user, code)
@@ -122,18 +126,35 @@ class TableConsumer(AccountSocket):
         action, cards, choice, version = services.check_move_shape(data)
         if self.user is None or not self.user.is_authenticated:
             raise services.ServiceError("Sign in and take a seat to play")
-        mover = selectors.latest_seat(self.table_id, self.user.pk)
-        if mover is None:
-            raise services.ServiceError("The game has not started")
-        game_id, seat, barred = mover
-        if seat is None:
-            raise services.ServiceError("You are watching this table: only its players can move")
-        if barred:  # the gate says why, in the sanction's words
-            gates.check_may_play(self.user)
+        game_id, seat = self._mover()
         if action == "resign":
             services.resign(game_id, seat)
             return
         services.act(game_id, seat, action, version=version, cards=cards, choice=choice)
+
+    def _mover(self) -> tuple[int, int]:
+        """The game this socket's person moves in, and their seat, or a ServiceError.
+
+        Looked up at the first move of each game the screen shows, then kept for
+        ``MOVER_KEPT_SECONDS``: a seat does not change during a game, and a suspension or ban
+        ends the person's games at once (moderation/sanctions.py), so a move in a game kept
+        from before it is refused anyway; looking again now and then refuses it with the
+        sanction's reason even if the sanction came some other way."""
+        kept = self.mover
+        shown = self.screen.shown
+        fresh = time.monotonic() - self.mover_since < MOVER_KEPT_SECONDS
+        if kept is not None and fresh and shown is not None and shown[0] == kept[0]:
+            return kept
+        assert self.user is not None
+        mover = selectors.latest_seat(self.table_id, self.user.pk)
+        if mover is None:
+            raise services.ServiceError("The game has not started")
+        if mover.seat is None:
+            raise services.ServiceError("You are watching this table: only its players can move")
+        if mover.barred:  # the gate says why, in the sanction's words
+            gates.check_may_play(self.user)
+        self.mover, self.mover_since = (mover.game_id, mover.seat), time.monotonic()
+        return self.mover
 
     async def send_error(self, message: str) -> None:
         await self.send(text_data=flash(message))

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import services
+from games import consumers, services
 from games.models import Game
 from moderation import sanctions
 from moderation.models import Sanction
@@ -98,6 +98,29 @@ async def test_a_banned_persons_move_is_refused_with_the_reason() -> None:
 
     reply = await socket.receive_from(timeout=TIMEOUT)
     assert flash_error(reply) == "Your account is banned: Cheating."
+    await sync_to_async(game.refresh_from_db)()
+    assert game.status == Game.Status.PLAYING
+    await socket.disconnect()
+
+
+async def test_a_ban_that_missed_the_socket_refuses_its_moves_after_earlier_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game, people, cookies = await sync_to_async(_four_playing)()
+    socket, _ = await open_table_socket(game.table_id, cookies[1])
+    await socket.send_to(text_data=json.dumps(htmx_move("pass")))
+    assert flash_error(await socket.receive_from(timeout=TIMEOUT))  # no cards: refused, seat kept
+    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    await sync_to_async(Sanction.objects.create)(
+        user=people[1], kind=Sanction.Kind.BAN, reason="Cheating.", staff=staff
+    )
+    monkeypatch.setattr(consumers, "MOVER_KEPT_SECONDS", 0.0)  # as once that time has passed
+
+    await socket.send_to(text_data=json.dumps(htmx_move("resign")))
+
+    assert flash_error(await socket.receive_from(timeout=TIMEOUT)) == (
+        "Your account is banned: Cheating."
+    )
     await sync_to_async(game.refresh_from_db)()
     assert game.status == Game.Status.PLAYING
     await socket.disconnect()
