@@ -1,7 +1,8 @@
 """Telling the sockets after a commit, so that a stalled channel layer neither holds up the move
 that caused the news nor loses it.
 
-A send waits at most ``HEARTS_BROADCAST_TIMEOUT`` seconds. What could not be sent (Redis
+A send waits at most ``HEARTS_BROADCAST_TIMEOUT`` seconds (one from a daphne's event loop,
+which nothing waits for, ``LOOP_PATIENCE`` times that). What could not be sent (Redis
 paused, down or restarting) is kept, the latest message per group, and a thread of this process
 sends it again once the layer answers a ping. Until then new messages join the kept ones at
 once instead of waiting on the layer too, so the moves made during an outage return at once.
@@ -33,6 +34,7 @@ from django.conf import settings
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 0.5  # between tries of a layer that failed
+LOOP_PATIENCE = 5  # times HEARTS_BROADCAST_TIMEOUT a send from the event loop may take
 
 Messages = dict[str, dict[str, Any]]  # group name: message
 
@@ -90,7 +92,10 @@ def send(messages: Messages, here: Messages | None = None) -> None:
 
 async def _send_or_keep(layer: Any, messages: Messages) -> None:
     try:
-        await _send_all(layer, messages)
+        # On the loop nothing waits for the send, so it may wait longer before it counts as
+        # failed: a loop busy with a burst of moves is slow to hear Redis's answer, and a
+        # failure sends the process's news through the resender until Redis answers a ping.
+        await _send_all(layer, messages, settings.HEARTS_BROADCAST_TIMEOUT * LOOP_PATIENCE)
     except Exception as error:
         _failed(messages, error)
 
@@ -115,9 +120,9 @@ def pending() -> Messages:
         return dict(_kept)
 
 
-async def _send_all(layer: Any, messages: Messages) -> None:
+async def _send_all(layer: Any, messages: Messages, timeout: float | None = None) -> None:
     sends = (layer.group_send(group, message) for group, message in messages.items())
-    await asyncio.wait_for(asyncio.gather(*sends), settings.HEARTS_BROADCAST_TIMEOUT)
+    await asyncio.wait_for(asyncio.gather(*sends), timeout or settings.HEARTS_BROADCAST_TIMEOUT)
 
 
 async def _ping_then_send(layer: Any, messages: Messages) -> None:
@@ -141,20 +146,24 @@ def _keep(messages: Messages) -> None:
 def _send_kept() -> None:
     """Until everything kept is sent: wait a little, try again."""
     global _resender
-    while True:
-        time.sleep(RETRY_SECONDS)
-        messages = pending()
-        layer = get_channel_layer()
-        if layer is not None:
-            try:
-                asyncio.run(_ping_then_send(layer, messages))
-            except Exception:  # still down: the next round tries again
-                continue
-        with _lock:
-            for group, message in messages.items():
-                if _kept.get(group) is message:  # not replaced by a newer one meanwhile
-                    del _kept[group]
-            if not _kept:
-                _resender = None
-                log.info("the channel layer answers again: kept broadcasts sent")
-                return
+    loop = asyncio.new_event_loop()  # one for all its tries: the layer keeps a pool a loop
+    try:
+        while True:
+            time.sleep(RETRY_SECONDS)
+            messages = pending()
+            layer = get_channel_layer()
+            if layer is not None:
+                try:
+                    loop.run_until_complete(_ping_then_send(layer, messages))
+                except Exception:  # still down: the next round tries again
+                    continue
+            with _lock:
+                for group, message in messages.items():
+                    if _kept.get(group) is message:  # not replaced by a newer one meanwhile
+                        del _kept[group]
+                if not _kept:
+                    _resender = None
+                    log.info("the channel layer answers again: kept broadcasts sent")
+                    return
+    finally:
+        loop.close()
