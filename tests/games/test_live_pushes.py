@@ -152,8 +152,9 @@ def test_a_move_made_in_this_process_is_shown_from_what_it_left_in_memory(
     row = Game.objects.get(pk=game.pk)
     match = row.live_match()
 
+    bob = User.objects.get(username="bob")
     with django_assert_num_queries(0):
         state = live.state_for(game.table_id, (game.pk, 1), (row, match))
-    assert state is not None and state.shown == (game.pk, 1) and state.match is match
-    push = live.render(state, User.objects.get(username="bob"), code="", csrf_token="", keys=None)
+        assert state is not None and state.shown == (game.pk, 1) and state.match is match
+        push = live.render(state, bob, code="", csrf_token="", keys=None)
     assert 'data-version="1"' in push.html
