@@ -18,9 +18,12 @@ import secrets
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
     fatal = var_dir / "supervisord.fatal"
     fatal.unlink(missing_ok=True)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"\n  Hearts is running at http://{host}:{args.port}/  (Ctrl-C stops it)\n", flush=True)
+    print(f"\n  Starting Hearts on port {args.port}...\n", flush=True)
+    _say_once_listening(host, args.port)
     # supervisord's children inherit its environment: the settings' variables above.
     os.environ.clear()
     os.environ.update(env)
@@ -203,6 +207,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"hearts: stopped, since {fatal.read_text()} could not be started", file=sys.stderr)
         return 1
     return 0
+
+
+def _say_once_listening(host: str, port: int, patience: float = 120) -> None:
+    """Print the site's address as soon as daphne takes connections there (supervisord starts
+    it after this returns), so that the address works the moment it is shown."""
+
+    def watch() -> None:
+        deadline = time.monotonic() + patience
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection((host, port), timeout=1).close()
+            except OSError:
+                time.sleep(0.2)
+                continue
+            print(
+                f"\n  Hearts is running at http://{host}:{port}/  (Ctrl-C stops it)\n", flush=True
+            )
+            return
+        print(f"hearts: nothing answers on port {port} yet; see the log above", flush=True)
+
+    threading.Thread(target=watch, name="say-when-listening", daemon=True).start()
 
 
 def main() -> None:
