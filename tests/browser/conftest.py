@@ -20,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -291,10 +292,21 @@ class Tab:
     errors: list[str]
 
 
-@pytest.fixture
-def tab(browser: Any, live_site: str) -> Iterator[Tab]:
-    context = browser.new_context(base_url=live_site, viewport={"width": 1280, "height": 900})
-    context.add_init_script(INIT_SCRIPT)
+@contextmanager
+def open_tab(
+    browser: Any,
+    live_site: str,
+    *,
+    viewport: dict[str, int] | None = None,
+    init_script: str = INIT_SCRIPT,
+) -> Iterator[Tab]:
+    """A page in a browser context of its own (another person's browser), which collects the
+    page's errors and console errors, and is closed afterwards."""
+    options: dict[str, Any] = {"base_url": live_site}
+    if viewport is not None:  # else Playwright's own default size
+        options["viewport"] = viewport
+    context = browser.new_context(**options)
+    context.add_init_script(init_script)
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []
@@ -312,3 +324,9 @@ def tab(browser: Any, live_site: str) -> Iterator[Tab]:
         yield Tab(page, errors)
     finally:
         context.close()
+
+
+@pytest.fixture
+def tab(browser: Any, live_site: str) -> Iterator[Tab]:
+    with open_tab(browser, live_site, viewport={"width": 1280, "height": 900}) as opened:
+        yield opened

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from .axe import describe, serious_violations
-from .conftest import BASE_DIR, INIT_SCRIPT, Site, Tab
+from .conftest import BASE_DIR, Site, Tab, open_tab
 from .test_play_in_browser import (
     STEP_MS,
     TABLE_STATE,
@@ -60,12 +60,8 @@ class FinishedGame:
 def finished_game(browser: Any, live_site: str) -> Iterator[FinishedGame]:
     """A game a new player resigned after passing: over, with a page, a replay and a check;
     and a table of theirs still waiting for players."""
-    context = browser.new_context(base_url=live_site)
-    context.add_init_script(INIT_SCRIPT)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    try:
-        tab = Tab(page, [])
+    with open_tab(browser, live_site) as tab:
+        page = tab.page
         username = register(tab)
         page.get_by_role("button", name="Create table").click()
         page.wait_for_url(re.compile(r"/t/\d+/"))
@@ -78,8 +74,6 @@ def finished_game(browser: Any, live_site: str) -> Iterator[FinishedGame]:
         game_url = page.locator("a[href^='/g/']").first.get_attribute("href")
         assert game_url is not None
         yield FinishedGame(username, table_url, game_url, waiting_table_url)
-    finally:
-        context.close()
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Tab
+from .conftest import Tab, open_tab
 from .test_play_in_browser import STEP_MS, TABLE_STATE, register, start_game, wait_card_gone
 
 pytestmark = pytest.mark.browser
@@ -49,16 +49,9 @@ SEEN = """
 @pytest.fixture
 def spectator(browser: Any, live_site: str) -> Iterator[Tab]:
     """An anonymous visitor in a browser of its own, on a phone's width."""
-    context = browser.new_context(base_url=live_site, viewport={"width": 390, "height": 844})
-    context.add_init_script(WATCH_TRICKS)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    try:
-        yield Tab(page, errors)
-    finally:
-        context.close()
+    phone = {"width": 390, "height": 844}
+    with open_tab(browser, live_site, viewport=phone, init_script=WATCH_TRICKS) as opened:
+        yield opened
 
 
 def completed_key(page: Any) -> str | None:

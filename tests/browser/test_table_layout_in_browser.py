@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import INIT_SCRIPT, Tab
+from .conftest import Tab, open_tab
 from .test_play_in_browser import STEP_MS, hand_cards, register, start_game, wait_for_bot_passes
 
 pytestmark = pytest.mark.browser
@@ -42,16 +42,8 @@ def shot(page: Any, name: str) -> None:
 @pytest.fixture
 def second_tab(browser: Any, live_site: str) -> Iterator[Tab]:
     """Another person's browser, on a phone."""
-    context = browser.new_context(base_url=live_site, viewport=PHONE)
-    context.add_init_script(INIT_SCRIPT)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    try:
-        yield Tab(page, errors)
-    finally:
-        context.close()
+    with open_tab(browser, live_site, viewport=PHONE) as opened:
+        yield opened
 
 
 def boxes(page: Any, selector: str) -> list[dict[str, float]]:

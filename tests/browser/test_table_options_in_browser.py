@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from . import axe
-from .conftest import INIT_SCRIPT, Tab
+from .conftest import Tab, open_tab
 from .test_play_in_browser import STEP_MS, hand_cards, register, wait_card_gone
 
 pytestmark = pytest.mark.browser
@@ -187,10 +187,7 @@ def test_the_host_closes_a_waiting_table_and_it_leaves_the_lobby(
     _create_table(page)
     table_path = re.sub(r"^https?://[^/]+", "", page.url)
     # Bob sits down and waits at the table.
-    context = browser.new_context(base_url=live_site, viewport=DESKTOP)
-    context.add_init_script(INIT_SCRIPT)
-    try:
-        bob = Tab(context.new_page(), [])
+    with open_tab(browser, live_site, viewport=DESKTOP) as bob:
         register(bob)
         assert bob.page.locator(f"#table-list a[href='{table_path}']").count() == 1
         bob.page.goto(table_path)
@@ -209,8 +206,6 @@ def test_the_host_closes_a_waiting_table_and_it_leaves_the_lobby(
         told.wait_for(timeout=STEP_MS)
         assert "The host has closed this table" in told.inner_text()
         assert bob.page.get_by_role("button", name="Leave my seat").count() == 0
-    finally:
-        context.close()
     page.goto(table_path)
     assert page.get_by_role("button", name="Start the game").count() == 0
     _shoot(page, "closed-table")
