@@ -35,16 +35,21 @@
   }
   const handCards = () => Array.from(document.querySelectorAll("#hand .card"));
 
-  function announcer() {
-    let region = document.getElementById("announcer");
+  // A region only screen readers hear, made the first time it is asked for.
+  function liveRegion(id, attributes, parent) {
+    let region = document.getElementById(id);
     if (!region) {
       region = document.createElement("div");
-      region.id = "announcer";
+      region.id = id;
       region.className = "visually-hidden";
-      region.setAttribute("aria-live", "assertive");
-      document.body.appendChild(region);
+      for (const [name, value] of Object.entries(attributes)) region.setAttribute(name, value);
+      parent.appendChild(region);
     }
     return region;
+  }
+
+  function announcer() {
+    return liveRegion("announcer", { "aria-live": "assertive" }, document.body);
   }
 
   function announce(message) {
@@ -56,17 +61,11 @@
   // spades"). Old lines are dropped; a screen reader reads only the lines added.
   const LOG_LINES = 30;
   function tableLog() {
-    let log = document.getElementById("table-log");
-    if (!log) {
-      log = document.createElement("div");
-      log.id = "table-log";
-      log.className = "visually-hidden";
-      log.setAttribute("role", "log");
-      log.setAttribute("aria-live", "polite");
-      log.setAttribute("aria-label", "What happens at the table");
-      (document.querySelector("main") || document.body).appendChild(log);
-    }
-    return log;
+    return liveRegion(
+      "table-log",
+      { role: "log", "aria-live": "polite", "aria-label": "What happens at the table" },
+      document.querySelector("main") || document.body,
+    );
   }
 
   function tell(lines) {
