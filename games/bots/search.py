@@ -20,13 +20,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from itertools import combinations, islice
+from collections.abc import Iterator
+from itertools import combinations
+from math import inf
 
 from games.engine import Card, Hand, Phase, SeatView, cards_of, imagine_hand, mask_of
 
 from . import basic, passing
 from .knowledge import dealer, learn
 from .policy import player
+from .race import Budget, race
 from .reading import deals, read
 
 MUST_GO = 100  # a card this dangerous (see passing.danger) is passed whatever the search says
@@ -34,7 +37,9 @@ MUST_GO = 100  # a card this dangerous (see passing.danger) is passed whatever t
 
 @dataclass(frozen=True)
 class SearchBot:
-    seconds: float | None = 0.15  # time budget per decision (None: only the sample budget)
+    # A guard on the wall-clock time of a decision (None: none); the deals and the work bound
+    # it, so that a busy machine decides the same, later.
+    seconds: float | None = 0.15
     samples: int = 400  # deals at most per decision
     respect_voids: bool = True
     seed: int | None = None
@@ -45,12 +50,16 @@ class SearchBot:
     # Search the seat's own next card too, in each deal, instead of leaving it to the policy.
     lookahead: bool = False
     refined: bool = True  # play the deals out with the policy's refinements (policy.choose)
+    # Drop the candidates that are clearly worse, or the same, as the deals go (see .race);
+    # without it every candidate is tried in every deal, to the budget.
+    racing: bool = True
+    work: int = 0  # play-outs at most per card decision, over all candidates (0: no bound)
+    pass_work: int = 0  # the same for a pass
 
     def choose_pass(self, view: SeatView) -> list[Card]:
         if not self.pass_deals or passing.can_shoot(list(view.hand)):
             return passing.choose_pass(view)
         assert view.seat is not None
-        start = time.perf_counter()
         rnd = random.Random(self.seed)
         me, n = view.seat, view.players
         # Every three of the cards that most want to go, the rule's own choice first; an
@@ -62,21 +71,23 @@ class SearchBot:
         if len(candidates) == 1:
             return cards_of(candidates[0])
         deal = dealer(learn(view)).deal
-        totals = [0.0] * len(candidates)
-        for done in range(1, self.pass_deals + 1):
-            holdings, kitty = deal(rnd)
-            dealt = imagine_hand(view, holdings, kitty)
-            for seat in range(n):
-                if seat != me:
-                    dealt.pass_mask(seat, basic.pass_mask(holdings[seat]))
-            for i, three in enumerate(candidates):
-                hand = dealt.copy()
-                hand.pass_mask(me, three)
-                totals[i] += margin(finish(hand, self.refined), me)
-            if self._out_of_time(start, done):
-                break
-        best = min(range(len(candidates)), key=lambda i: (totals[i], i))
-        return cards_of(candidates[best])
+
+        def dealt() -> Iterator[Hand]:
+            while True:
+                holdings, kitty = deal(rnd)
+                hand = imagine_hand(view, holdings, kitty)
+                for seat in range(n):
+                    if seat != me:
+                        hand.pass_mask(seat, basic.pass_mask(holdings[seat]))
+                yield hand
+
+        def score(base: Hand, candidate: int) -> float:
+            hand = base.copy()
+            hand.pass_mask(me, candidates[candidate])
+            return margin(finish(hand, self.refined), me)
+
+        budget = self._budget(self.pass_deals, self.pass_work)
+        return cards_of(candidates[race(len(candidates), dealt(), score, budget)])
 
     def choose_moon(self, view: SeatView) -> str:
         return basic.choose_moon(view)
@@ -86,34 +97,30 @@ class SearchBot:
         if len(legal) <= 1:
             return legal[0]
         assert view.seat is not None
-        start = time.perf_counter()
         rnd = random.Random(self.seed)
         knowledge = learn(view, self.respect_voids)
         me = view.seat
         legal = representatives(view, legal)
         if len(legal) == 1:
             return legal[0]
-        totals = dict.fromkeys(legal, 0.0)
         if self.mismatch < 1.0:
-            deadline = None if self.seconds is None else start + self.seconds / 2
-            hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=deadline)
+            guard = None if self.seconds is None else time.perf_counter() + self.seconds / 2
+            hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=guard)
         else:
             deal = dealer(knowledge).deal
             hidden = (deal(rnd) for _ in iter(int, 1))
-        score = best_next if self.lookahead else play_out
-        for done, (holdings, kitty) in enumerate(islice(hidden, self.samples), start=1):
-            base = imagine_hand(view, holdings, kitty)
-            for card in legal:
-                totals[card] += score(base, me, card.index, self.refined)
-            if self._out_of_time(start, done):
-                break
-        return min(legal, key=lambda card: (totals[card], card.index))
+        bases = (imagine_hand(view, holdings, kitty) for holdings, kitty in hidden)
+        evaluate = best_next if self.lookahead else play_out
 
-    def _out_of_time(self, start: float, done: int) -> bool:
-        """Would one more deal, as long as the ``done`` so far, overrun the time budget?"""
-        if self.seconds is None or done < 2:
-            return False
-        return (time.perf_counter() - start) * (done + 1) / done > self.seconds
+        def score(base: Hand, candidate: int) -> float:
+            return evaluate(base, me, legal[candidate].index, self.refined)
+
+        return legal[race(len(legal), bases, score, self._budget(self.samples, self.work))]
+
+    def _budget(self, deals: int, work: int) -> Budget:
+        if not self.racing:  # every candidate in every deal, as plain Monte Carlo does
+            return Budget(deals, work or 1 << 62, self.seconds, loss=-inf)
+        return Budget(deals, work or 1 << 62, self.seconds)
 
 
 def margin(points: tuple[int, ...], seat: int) -> float:
