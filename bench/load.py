@@ -25,6 +25,16 @@ sockets closed by the server; the bytes a message; and the CPU of each process. 
 ends is rematched. At the end every game is replayed from its seed and log, and each finished
 one must reach its recorded result. ``--json FILE`` writes the figures (tests/test_scale_out.py
 reads them).
+
+With ``--bots`` it also prints how long the bots take to answer and what a table costs. A bot's
+answer is the time from the start of its turn to its move, less the pause the site makes the
+bots wait (``HEARTS_BOT_DELAY``, plus ``HEARTS_TRICK_PAUSE`` after a trick's last card): the
+rest is queueing and work. Both ends are read from the move log after the round, the time each
+move's row was written (a few ms before its commit, at either end), for the bot moves made in
+the measured seconds (of earlier rounds' games too, which play on at the bots' pace while their
+person times out). Then the workers' CPU (their pool processes' included) per bot move, and the
+CPU of all the site's processes per move and per table. At the end: the most tables whose bots
+answered under ``--bot-goal-ms`` (300) at p99.
 """
 
 from __future__ import annotations
@@ -46,12 +56,15 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.scale_out import Layout, free_port  # noqa: E402
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432"
 DRAIN = 5.0  # seconds the clients keep reading after the last move is sent
@@ -522,6 +535,107 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
+# The bots: how fast they answer, and what a move costs ------------------------------------
+
+
+@dataclass(frozen=True)
+class Logged:
+    """A game's start or one move of its log, as the bots' timing needs it."""
+
+    kind: str  # "start", or the move's
+    bot: bool
+    at: float  # Unix time its row was written, a few ms before the commit
+    pause: float  # how long after it the site's bots' task waits
+
+
+def bot_figures(
+    since: float,
+    until: float,
+    cpu_before: dict[str, float],
+    cpu_after: dict[str, float],
+    tables: int,
+) -> dict[str, Any]:
+    """The bots' answers and the CPU a move takes, between the readings at ``since`` and
+    ``until`` (Unix times), counting every game that moved meanwhile."""
+    from django.conf import settings
+
+    logs = move_logs(since, until)
+    ms = [1000 * answer for log in logs.values() for answer in bot_answers(log, since, until)]
+    moves = sum(since <= move.at < until for log in logs.values() for move in log[1:])
+    spent = {name: seconds - cpu_before.get(name, 0.0) for name, seconds in cpu_after.items()}
+    workers = sum(seconds for name, seconds in spent.items() if name.startswith("worker"))
+    site = sum(seconds for name, seconds in spent.items() if name != "clients")
+    return {
+        "delay_s": settings.HEARTS_BOT_DELAY,
+        "trick_pause_s": settings.HEARTS_TRICK_PAUSE,
+        "answer_ms": {
+            "p50": percentile(ms, 0.50),
+            "p99": percentile(ms, 0.99),
+            "max": max(ms, default=float("nan")),
+            "count": len(ms),
+        },
+        "moves": moves,  # people's, bots' and time-outs
+        "worker_cpu_ms_a_bot_move": 1000 * workers / len(ms) if ms else float("nan"),
+        "site_cpu_ms_a_move": 1000 * site / moves if moves else float("nan"),
+        "site_cpu_percent_a_table": 100 * site / (until - since) / tables,
+    }
+
+
+def move_logs(since: float, until: float) -> dict[int, list[Logged]]:
+    """The logs of the games with a move between ``since`` and ``until``, by game."""
+    from datetime import UTC, datetime
+
+    from games.models import Game, MoveRecord
+
+    window = (datetime.fromtimestamp(since, UTC), datetime.fromtimestamp(until, UTC))
+    moved = MoveRecord.objects.filter(created_at__range=window).values("game_id")
+    return {game.pk: timeline(game) for game in Game.objects.filter(pk__in=moved)}
+
+
+def timeline(game: Game) -> list[Logged]:
+    """``game``'s start and then its moves, so that a move's number is its index. Each pause
+    comes from the move's events, replayed through the engine, as games/effects.py sets it."""
+    from django.conf import settings
+
+    from games.effects import trick_pause
+    from games.engine import Match, Rules
+
+    delay = settings.HEARTS_BOT_DELAY
+    bots = set(game.players.filter(is_bot=True).values_list("seat", flat=True))
+    match = Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds)
+    log = [Logged("start", False, game.started_at.timestamp(), delay)]
+    for row in game.moves.order_by("number"):
+        events = match.apply(row.to_engine())
+        pause = delay + trick_pause(events)
+        log.append(Logged(row.kind, row.seat in bots, row.created_at.timestamp(), pause))
+    return log
+
+
+def bot_answers(log: list[Logged], since: float, until: float) -> list[float]:
+    """Each bot move's wait beyond its pause, in seconds, for those made from ``since`` to
+    ``until``: from the move that began its turn, whose pause is left out."""
+    answers = []
+    for number, move in enumerate(log):
+        if move.bot and since <= move.at < until:
+            began = log[turn_began(log, number)]
+            answers.append(move.at - began.at - began.pause)
+    return answers
+
+
+def turn_began(log: list[Logged], number: int) -> int:
+    """The move (0: the game's start) whose bots' task made move ``number``: the one before,
+    except among a hand's passes. There one task makes all the bots' passes one after another,
+    so a bot's pass waited for those before it; and a person's pass may land among them
+    before its own task is due (which then finds the game moved on and does nothing)."""
+    began = number - 1
+    while began > 0 and log[number].kind == log[began].kind == "pass":
+        earlier = log[began]
+        if not earlier.bot and earlier.at + earlier.pause <= log[number].at:
+            break  # the person's pass whose task made this one
+        began -= 1
+    return began
+
+
 def run_round(
     round_number: int, count: int, args: argparse.Namespace, site: Site
 ) -> dict[str, Any]:
@@ -533,12 +647,13 @@ def run_round(
     stats.measured_from = started + args.ramp
     stop_sending = stats.measured_from + args.seconds
     stop = stop_sending + DRAIN
-    cpu: list[dict[str, float]] = []  # when the measured seconds start and end
+    # When the measured seconds start and end: the Unix time and each process's CPU seconds.
+    cpu: list[tuple[float, dict[str, float]]] = []
 
     async def measure_cpu() -> None:
         for until in (stats.measured_from, stop_sending):
             await asyncio.sleep(max(0.0, until - time.perf_counter()))
-            cpu.append(cpu_seconds(site.pids(), site.database))
+            cpu.append((time.time(), cpu_seconds(site.pids(), site.database)))
 
     async def everyone() -> None:
         await asyncio.gather(
@@ -551,12 +666,12 @@ def run_round(
 
     asyncio.run(everyone())
     wall = args.seconds
-    cpu_before, cpu_after = cpu
+    (since, cpu_before), (until, cpu_after) = cpu
     site.layout.check_alive()
     found, unseen = latencies(stats)
     logged = MoveRecord.objects.filter(game_id__in=stats.games).count()
     ms = [1000 * value for value in found]
-    return {
+    figures = {
         "tables": count,
         "sockets": sum(len(players) for players in tables),
         "seconds": args.seconds,
@@ -581,6 +696,9 @@ def run_round(
         "screens_ports": {str(game): ports for game, ports in stats.sockets.items()},
         "games": sorted(stats.games),
     }
+    if args.bots:
+        figures["bots"] = bot_figures(since, until, cpu_before, cpu_after, count)
+    return figures
 
 
 def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
@@ -615,6 +733,36 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     )
     cpu = ", ".join(f"{name} {share:.0f}%" for name, share in figures["cpu_percent"].items())
     print(f"CPU (100% = one core): {cpu}")
+    if "bots" in figures:
+        print_bots(figures["bots"])
+
+
+def print_bots(bots: dict[str, Any]) -> None:
+    answer = bots["answer_ms"]
+    delay, trick = bots["delay_s"], bots["trick_pause_s"]
+    print(
+        f"bots' answers beyond their pause ({delay:g} s, {delay + trick:g} s after a trick): "
+        f"p50 {answer['p50']:.0f} ms, p99 {answer['p99']:.0f}, max {answer['max']:.0f} "
+        f"({answer['count']} bot moves)"
+    )
+    print(
+        f"CPU a move: the workers {bots['worker_cpu_ms_a_bot_move']:.1f} ms a bot move; "
+        f"all the site's processes {bots['site_cpu_ms_a_move']:.1f} ms a move "
+        f"({bots['moves']} moves), {bots['site_cpu_percent_a_table']:.1f}% of a core a table"
+    )
+
+
+def print_bots_held(rounds: list[dict[str, Any]], goal_ms: float) -> int | None:
+    """The most tables whose bots answered under ``goal_ms`` at p99, beyond their pause."""
+    held = [
+        figures["tables"] for figures in rounds if figures["bots"]["answer_ms"]["p99"] < goal_ms
+    ]
+    most = max(held) if held else None
+    print(
+        f"the most tables whose bots answered under {goal_ms:g} ms beyond their pause at p99: "
+        f"{most if most is not None else 'none of these'}"
+    )
+    return most
 
 
 def check_replays() -> dict[str, int]:
@@ -675,6 +823,12 @@ def main() -> int:
         "measured SECONDS (0: all at once, their first passes together)",
     )
     parser.add_argument("--goal-ms", type=float, default=100, help="the p99 a round must hold")
+    parser.add_argument(
+        "--bot-goal-ms",
+        type=float,
+        default=300,
+        help="with --bots: the p99 of the bots' answers, beyond their pause, a round must hold",
+    )
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument(
         "--log",
@@ -713,9 +867,12 @@ def main() -> int:
         f"the most tables held (p99 within {args.goal_ms:g} ms, nothing refused, unseen or "
         f"closed): {max(held) if held else 'none of these'}"
     )
+    written: dict[str, Any] = {"rounds": rounds, "replays": replays}
+    if args.bots:
+        written["bots_held"] = print_bots_held(rounds, args.bot_goal_ms)
     print(f"the site's log: {args.log}")
     if args.json:
-        args.json.write_text(json.dumps({"rounds": rounds, "replays": replays}, indent=1))
+        args.json.write_text(json.dumps(written, indent=1))
     return 1 if replays["mismatched"] else 0
 
 
