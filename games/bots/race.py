@@ -3,13 +3,13 @@
 Every deal scores each candidate still in the race (lower is better for the bot). Two
 candidates' scores on one deal are paired: the deal's luck cancels in their difference, so a
 few dozen deals usually settle what hundreds of unpaired ones would. After every
-:attr:`Budget.check` deals (from :attr:`Budget.first` on), a candidate leaves the race when its
-mean difference from the leader's is beyond doubt (``z`` standard errors above nothing), or
-when the two are the same to within ``tie`` points with the same confidence (the 7 and the 9
-of a suit when no deal tells them apart). The race ends when one candidate is left, or at the
-budget: so many deals, so many play-outs over all candidates, and a wall-clock guard that only
-a very busy machine reaches. Most decisions are clear long before the budget; the budget is
-spent only where it is needed, on the close ones.
+:attr:`Budget.check` deals (from :attr:`Budget.first` on), a candidate leaves the race once
+choosing the leader over it is expected to cost less than :attr:`Budget.loss` points: either it
+is worse beyond doubt, or the two are so alike (the 7 and the 9 of a suit when no deal tells
+them apart) that which one goes hardly matters. The race ends when one candidate is left, or at
+the budget: so many deals, so many scores over all candidates, and a wall-clock guard that only
+a machine far too busy reaches. Most decisions are clear long before the budget; the budget is
+spent on the close ones.
 
 Work, not time, bounds a decision, so a busy machine makes the same choice, later.
 """
@@ -32,7 +32,7 @@ class Budget:
     work: int  # scores at most, over all the candidates and deals
     seconds: float | None = None  # a guard against a machine too busy to finish in time
     loss: float = 0.005  # points a candidate may be expected to be worth over the leader
-    first: int = 8  # deals before anyone leaves the race
+    first: int = 16  # deals before anyone leaves the race: fewer often mislead
     check: int = 4  # deals between two looks at the standings
 
 
@@ -53,8 +53,8 @@ def race(
     # Running sums of the products of two candidates' scores on the same deal: enough for the
     # spread of their difference without keeping every score.
     products = [[0.0] * count for _ in range(count)]
-    done = work = 0
-    for deal in deals:
+    work = 0
+    for done, deal in enumerate(deals, start=1):
         scores = [score(deal, candidate) for candidate in alive]
         for i, a in enumerate(alive):
             sa = scores[i]
@@ -62,7 +62,6 @@ def race(
             row = products[a]
             for j in range(i, len(alive)):
                 row[alive[j]] += sa * scores[j]
-        done += 1
         work += len(alive)
         if done >= budget.first and done % budget.check == 0:
             alive = _survivors(alive, sums, products, done, budget)

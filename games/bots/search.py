@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import combinations
 from math import inf
 
@@ -50,9 +50,9 @@ class SearchBot:
     # Search the seat's own next card too, in each deal, instead of leaving it to the policy.
     lookahead: bool = False
     refined: bool = True  # play the deals out with the policy's refinements (policy.choose)
-    # Drop the candidates that are clearly worse, or the same, as the deals go (see .race);
-    # without it every candidate is tried in every deal, to the budget.
-    racing: bool = True
+    # A candidate leaves the race once choosing the leader over it is expected to cost less
+    # than this (see .race); None: every candidate is tried in every deal, to the budget.
+    loss: float | None = 0.005
     work: int = 0  # play-outs at most per card decision, over all candidates (0: no bound)
     pass_work: int = 0  # the same for a pass
 
@@ -118,9 +118,8 @@ class SearchBot:
         return legal[race(len(legal), bases, score, self._budget(self.samples, self.work))]
 
     def _budget(self, deals: int, work: int) -> Budget:
-        if not self.racing:  # every candidate in every deal, as plain Monte Carlo does
-            return Budget(deals, work or 1 << 62, self.seconds, loss=-inf)
-        return Budget(deals, work or 1 << 62, self.seconds)
+        loss = -inf if self.loss is None else self.loss
+        return Budget(deals, work or 1 << 62, self.seconds, loss=loss)
 
 
 def margin(points: tuple[int, ...], seat: int) -> float:
