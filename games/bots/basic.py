@@ -6,13 +6,21 @@ It reads only a :class:`~games.engine.SeatView`.
 
 from __future__ import annotations
 
-from games.engine import Card, SeatView, Suit, cards_of, mask_of
+from games.engine import (
+    Card,
+    MoonRule,
+    SeatView,
+    Suit,
+    cards_of,
+    is_sun,
+    jack_points,
+    mask_of,
+    moon_points,
+)
 from games.engine.cards import QS_BIT, QS_INDEX, SUIT_MASKS, iter_indexes
 from games.engine.rules import PASS_SIZE
 
 SPADES_MASK = SUIT_MASKS[Suit.SPADES]
-
-JD = Card.parse("JD")
 
 
 def pass_mask(hand: int, count: int = 3) -> int:
@@ -54,23 +62,19 @@ def choose_pass(view: SeatView) -> list[Card]:
 def choose_moon(view: SeatView) -> str:
     """Either choice moves the shooter the same points against everybody; giving them away also
     brings the end closer, which is good only for whoever is ahead."""
-    assert view.seat is not None
-    rules = view.rules
-    sun = rules.shoot_the_sun and view.tricks_won[view.seat] == rules.hand_size
-    amount = 52 if sun else 26
-    mine = view.totals[view.seat] + _jack(view, view.seat)
-    others = [
-        total + amount + _jack(view, seat)
-        for seat, total in enumerate(view.totals)
-        if seat != view.seat
+    me, rules = view.seat, view.rules
+    assert me is not None
+    given = moon_points(MoonRule.OTHERS, me, view.players, is_sun(rules, view.tricks_won[me]))
+    amount = max(given)  # what the moon moves, either way
+    taken = [0] * view.players
+    for trick in view.tricks:
+        taken[trick.winner] |= mask_of(trick.cards)
+    after = [
+        total + points + jack_points(rules, mask)
+        for total, points, mask in zip(view.totals, given, taken, strict=True)
     ]
+    mine = after[me]
+    others = after[:me] + after[me + 1 :]
     if max(others) >= rules.target or mine >= rules.target:
         return "others" if mine < min(others) else "self"
     return "others" if mine <= min(others) - amount else "self"
-
-
-def _jack(view: SeatView, seat: int) -> int:
-    if not view.rules.jack_of_diamonds:
-        return 0
-    taken = any(trick.winner == seat and JD in trick.cards for trick in view.tricks)
-    return -10 if taken else 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine import Card, SeatView, Suit, mask_of
+from games.engine import Card, SeatView, Suit, mask_of, points_of, trick_points, winning_position
 from games.engine.cards import HEARTS_MASK, PENALTY_MASK, QS_BIT, SUIT_MASKS
 from games.engine.hand import Chooser
 
@@ -56,9 +56,7 @@ def shooter(taken: Sequence[int]) -> int:
     holders = [s for s, mask in enumerate(taken) if mask & PENALTY_MASK]
     if len(holders) != 1:
         return -1
-    mask = taken[holders[0]] & PENALTY_MASK
-    points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-    return holders[0] if points >= MOON_THRESHOLD else -1
+    return holders[0] if points_of(taken[holders[0]]) >= MOON_THRESHOLD else -1
 
 
 def queen_taken(taken: Sequence[int]) -> bool:
@@ -98,12 +96,13 @@ def choose(
         rest = follow & ~QS_BIT or follow
         if refined and first:
             return rest.bit_length() - 1
-        best = max(card for card in trick if card // 13 == led)
+        best = trick[winning_position(trick)]
         below = follow & ((1 << best) - 1)
         if below:
             return below.bit_length() - 1
-        points = any((1 << card) & PENALTY_MASK for card in trick)
-        if not points and (len(trick) == players - 1 or (refined and led != Suit.SPADES)):
+        if not trick_points(trick) and (
+            len(trick) == players - 1 or (refined and led != Suit.SPADES)
+        ):
             return rest.bit_length() - 1
         return (rest & -rest).bit_length() - 1
     if legal & QS_BIT:

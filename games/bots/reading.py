@@ -17,8 +17,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.engine import FirstLead, SeatView, legal_from
-from games.engine.cards import HEARTS_MASK, QS_BIT
+from games.engine import FirstLead, SeatView, hearts_breakers, legal_from, trick_winner
 
 from .knowledge import Knowledge, dealer
 from .policy import choose, queen_taken, shooter
@@ -80,6 +79,7 @@ class Reading:
 def read(view: SeatView) -> Reading:
     """The decisions of every other seat so far in this hand, from ``view``'s public facts."""
     rules, n = view.rules, view.players
+    breakers = hearts_breakers(rules)
     history = [
         ((trick.leader + i) % n, card.index)
         for trick in view.tricks
@@ -108,13 +108,10 @@ def read(view: SeatView) -> Reading:
             )
             raw[seat].append((position, decision))
         trick.append(card)
-        bit = 1 << card
-        if bit & HEARTS_MASK or (bit == QS_BIT and rules.queen_breaks_hearts):
+        if (1 << card) & breakers:
             broken = True
         if len(trick) == n:
-            led = trick[0] // 13
-            best = max(c for c in trick if c // 13 == led)
-            winner = (leader + trick.index(best)) % n
+            winner = trick_winner(trick, leader, n)
             for c in trick:
                 taken[winner] |= 1 << c
             trick = []

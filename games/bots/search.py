@@ -186,4 +186,4 @@ def finish(hand: Hand, refined: bool = True) -> tuple[int, ...]:
 def advance(hand: Hand, stop: int = -1, refined: bool = True) -> None:
     """Plays ``hand`` on with the rule-based player until seat ``stop`` is to play or the
     play is over."""
-    hand.play_on(player(hand.players, hand._taken, refined), stop)
+    hand.play_on(player(hand.players, hand.taken_masks, refined), stop)

@@ -82,7 +82,20 @@ from .events import (
     TrickTaken,
     event_to_json,
 )
-from .hand import Hand, Move, Phase, Trick, legal_from
+from .hand import (
+    Hand,
+    Move,
+    Phase,
+    Trick,
+    hearts_breakers,
+    is_sun,
+    jack_points,
+    legal_from,
+    moon_points,
+    trick_points,
+    trick_winner,
+    winning_position,
+)
 from .match import Match, Result, places_for
 from .rules import (
     CARD_SECONDS,
@@ -158,10 +171,14 @@ __all__ = [
     "event_to_json",
     "fingerprint",
     "format_cards",
+    "hearts_breakers",
     "imagine_hand",
+    "is_sun",
+    "jack_points",
     "last_trick",
     "legal_from",
     "mask_of",
+    "moon_points",
     "new_seed",
     "parse_cards",
     "pass_direction_name",
@@ -170,4 +187,7 @@ __all__ = [
     "seat_view",
     "shuffle",
     "taken_in_last_hand",
+    "trick_points",
+    "trick_winner",
+    "winning_position",
 ]

@@ -96,8 +96,8 @@ class Card:
 
     @property
     def points(self) -> int:
-        """Penalty points: one for a heart, thirteen for the queen of spades."""
-        return 13 if self.index == QS_INDEX else int(self.index // 13 == Suit.HEARTS)
+        """Penalty points: one for a heart, thirteen for the queen of spades (:func:`points_of`)."""
+        return points_of(1 << self.index)
 
     @property
     def display(self) -> str:
@@ -198,5 +198,11 @@ def iter_indexes(mask: int) -> Iterator[int]:
 
 
 def points_of(mask: int) -> int:
-    """Penalty points in a set of cards."""
+    """Penalty points in a set of cards (a mask): one for each heart, thirteen for the Q♠. The
+    one place that says what a card costs; the J♦ option is scored on top (see
+    :func:`~games.engine.hand.jack_points`).
+
+    >>> points_of(mask_of(parse_cards("2H AH QS JD")))
+    15
+    """
     return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)

@@ -172,6 +172,99 @@ def legal_from(
     return legal
 
 
+def winning_position(trick: Sequence[int]) -> int:
+    """The position in ``trick`` (card indexes in the order played, from the lead) of the card
+    that takes it, or would if it ended now: the highest card of the suit led.
+
+    >>> winning_position([Card.parse(c).index for c in ("5D", "QD", "AS", "9D")])
+    1
+    """
+    first = trick[0]
+    # The suit led holds the indexes from its two up to ``top``, one past its ace.
+    top, best, position = first - first % 13 + 13, first, 0
+    for i, card in enumerate(trick):
+        if best < card < top:
+            best, position = card, i
+    return position
+
+
+def trick_winner(trick: Sequence[int], leader: int, players: int) -> int:
+    """The seat that takes ``trick`` (card indexes, the first led by seat ``leader``), or would
+    if it ended now.
+
+    >>> trick_winner([Card.parse(c).index for c in ("5D", "QD", "AS", "9D")], 3, 4)
+    0
+    """
+    return (leader + winning_position(trick)) % players
+
+
+def trick_points(trick: Iterable[int]) -> int:
+    """The penalty points in the cards of ``trick`` (card indexes): see :func:`points_of`.
+
+    >>> trick_points([Card.parse(c).index for c in ("5H", "QS", "AS", "9H")])
+    15
+    """
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    return points_of(mask)
+
+
+def hearts_breakers(rules: Rules) -> int:
+    """The cards whose play breaks hearts, as a mask: every heart, and the Q♠ too where the
+    rules say she breaks them.
+
+    >>> cards_of(hearts_breakers(Rules(queen_breaks_hearts=True)) & ~HEARTS_MASK)
+    [Card('QS')]
+    >>> hearts_breakers(Rules()) == HEARTS_MASK
+    True
+    """
+    return HEARTS_MASK | QS_BIT if rules.queen_breaks_hearts else HEARTS_MASK
+
+
+def is_sun(rules: Rules, tricks_won: int) -> bool:
+    """Whether a moon shot by a seat that won ``tricks_won`` tricks is the sun: every trick,
+    where the rules score the sun.
+
+    >>> is_sun(Rules(shoot_the_sun=True), 13), is_sun(Rules(shoot_the_sun=True), 12)
+    (True, False)
+    >>> is_sun(Rules(), 13)
+    False
+    """
+    return rules.shoot_the_sun and tricks_won == rules.hand_size
+
+
+def moon_points(rule: MoonRule, shooter: int, players: int, sun: bool = False) -> list[int]:
+    """Each seat's points for a moon shot by seat ``shooter``, scored by ``rule``: 26 to every
+    other seat (``OTHERS``) or 26 off the shooter (``SELF``); twice that for the sun. The J♦
+    comes on top (:func:`jack_points`). ``CHOOSE`` and ``AUTOMATIC`` are decided first, by the
+    shooter or by the totals, so they are a ``ValueError`` here.
+
+    >>> moon_points(MoonRule.OTHERS, 1, 4)
+    [26, 0, 26, 26]
+    >>> moon_points(MoonRule.SELF, 0, 3, sun=True)
+    [-52, 0, 0]
+    """
+    if rule is not MoonRule.OTHERS and rule is not MoonRule.SELF:
+        raise ValueError(f"A moon is scored for the others or the shooter, not {rule.value!r}")
+    amount = 52 if sun else 26
+    if rule is MoonRule.SELF:
+        return [-amount if seat == shooter else 0 for seat in range(players)]
+    return [0 if seat == shooter else amount for seat in range(players)]
+
+
+def jack_points(rules: Rules, taken: int) -> int:
+    """What the J♦ adds to the points of a seat that took the cards of ``taken`` (a mask):
+    -10 if it is among them and the rules count it, else 0.
+
+    >>> jack_points(Rules(jack_of_diamonds=True), mask_of(parse_cards("JD QS")))
+    -10
+    >>> jack_points(Rules(), mask_of(parse_cards("JD QS")))
+    0
+    """
+    return -JACK_OF_DIAMONDS_BONUS if rules.jack_of_diamonds and taken & JD_BIT else 0
+
+
 class Hand:
     """The state of one hand. Ask (``legal_plays``, ``why_not``) before acting; every action
     returns the events it caused or raises an :class:`IllegalMoveError` and changes nothing.
@@ -180,7 +273,7 @@ class Hand:
     """
 
     __slots__ = (
-        "_hands", "_legal", "_must_lead", "_passes", "_protect_first", "_queen_breaks",
+        "_breakers", "_hands", "_legal", "_must_lead", "_passes", "_protect_first",
         "_taken", "_won", "dealer", "dealt", "direction", "hearts_broken", "kitty",
         "kitty_taker", "leader", "moves", "number", "pass_offset", "phase", "players",
         "points", "rules", "shooter", "sun", "totals_before", "trick", "tricks",
@@ -251,7 +344,7 @@ class Hand:
         self._must_lead = -1
         self._legal = -1  # the legal mask of the seat to play, once asked; -1 when unknown
         self._protect_first = not rules.points_on_first_trick
-        self._queen_breaks = rules.queen_breaks_hearts
+        self._breakers = hearts_breakers(rules)
         self.phase = Phase.PASSING
         if self.pass_offset == 0:
             self._start_play()
@@ -295,6 +388,12 @@ class Hand:
     def taken(self, seat: int) -> list[Card]:
         """Every card a seat has taken in tricks (and the kitty, if it took it)."""
         return cards_of(self._taken[seat])
+
+    @property
+    def taken_masks(self) -> tuple[int, ...]:
+        """:meth:`taken` for every seat, as bit masks of card indexes (for bots and
+        simulations; a copy, so that nobody outside the hand changes what it counts)."""
+        return tuple(self._taken)
 
     def tricks_won(self, seat: int) -> int:
         return self._won[seat]
@@ -494,7 +593,7 @@ class Hand:
         self.moves.append(_new(Move, ("play", seat, _ALONE[index], "", timeout)))
         trick = self.trick
         trick.append(index)
-        if not self.hearts_broken and (bit & HEARTS_MASK or (bit == QS_BIT and self._queen_breaks)):
+        if not self.hearts_broken and bit & self._breakers:
             self.hearts_broken = True
         if len(trick) < self.players:
             self.turn = (seat + 1) % self.players
@@ -510,7 +609,7 @@ class Hand:
         if self.phase is not _PLAYING:
             return
         hands, taken, players = self._hands, self._taken, self.players
-        old_queen, queen_breaks = self.rules.old_queen, self._queen_breaks
+        old_queen, breakers = self.rules.old_queen, self._breakers
         while True:
             trick, seat, first = self.trick, self.turn, self._protect_first and not self.tricks
             broken, must_lead = self.hearts_broken, self._must_lead
@@ -536,7 +635,7 @@ class Hand:
                 hands[seat] = held ^ bit
                 must_lead = -1
                 trick.append(index)
-                if not broken and (bit & HEARTS_MASK or (bit == QS_BIT and queen_breaks)):
+                if not broken and bit & breakers:
                     broken = True
                 if len(trick) == players:
                     break
@@ -558,20 +657,17 @@ class Hand:
 
     def _take_trick(self) -> None:
         trick = self.trick
-        led = trick[0] // 13
-        best, position, mask = trick[0], 0, 0
-        for i, card in enumerate(trick):
+        winner = trick_winner(trick, self.leader, self.players)
+        mask = 0
+        for card in trick:
             mask |= 1 << card
-            if card > best and card // 13 == led:
-                best, position = card, i
-        winner = (self.leader + position) % self.players
         self._taken[winner] |= mask
         self._won[winner] += 1
         if self.kitty and self.kitty_taker is None and mask & PENALTY_MASK:
             # The kitty goes, face down, to the first trick that holds a penalty card.
             self.kitty_taker = winner
             self._taken[winner] |= self.kitty
-        points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+        points = points_of(mask)
         cards = tuple(map(_CARD_AT, trick))
         self.tricks.append(_new(Trick, (self.leader, cards, winner, points)))
         self.trick = []
@@ -587,7 +683,7 @@ class Hand:
             self._finish(raw)
             return
         shooter = self.shooter = raw.index(all_points)
-        self.sun = self.rules.shoot_the_sun and self._won[shooter] == self.tricks_per_hand
+        self.sun = is_sun(self.rules, self._won[shooter])
         rule = self.rules.moon
         if rule is MoonRule.CHOOSE:
             self.phase = Phase.MOON_CHOICE
@@ -598,10 +694,8 @@ class Hand:
         self._finish(self._moon_points(rule))
 
     def _moon_points(self, rule: MoonRule) -> list[int]:
-        amount = 52 if self.sun else 26
-        if rule is MoonRule.SELF:
-            return [-amount if seat == self.shooter else 0 for seat in range(self.players)]
-        return [0 if seat == self.shooter else amount for seat in range(self.players)]
+        assert self.shooter is not None
+        return moon_points(rule, self.shooter, self.players, self.sun)
 
     def _shooter_would_trail(self) -> bool:
         """Automatic moon: would giving the points away end the match with the shooter behind?"""
@@ -611,12 +705,8 @@ class Hand:
         return max(totals) >= self.rules.target and shooter_total > min(totals)
 
     def _with_jack(self, points: list[int]) -> list[int]:
-        if self.rules.jack_of_diamonds:
-            points = list(points)
-            for seat, mask in enumerate(self._taken):
-                if mask & JD_BIT:
-                    points[seat] -= JACK_OF_DIAMONDS_BONUS
-        return points
+        rules = self.rules
+        return [p + jack_points(rules, mask) for p, mask in zip(points, self._taken, strict=True)]
 
     def _finish(self, points: list[int]) -> None:
         self.points = tuple(self._with_jack(points))
