@@ -5,7 +5,7 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
 - ``easy``, ``normal``, ``strong``: the search bot with a growing budget per decision (the
   levels a host picks; ``normal`` is the default). Easy tries a dozen deals; normal and strong
   race their candidates (:mod:`.race`) on up to 400 and 2,000 deals, strong settling for a
-  fifth of normal's expected loss, and both also try their passes in imagined deals;
+  sixth of normal's expected loss, and both also try their passes in imagined deals;
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``refined``: the same with the three habits the search's play-outs add (:mod:`.policy`);
 - ``random``: uniformly random legal cards and passes;
@@ -17,6 +17,12 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
 """
 
 from __future__ import annotations
+
+from games.compiled import package_path
+
+# The compiled build of this package's hot modules, when it is up to date (games/compiled.py).
+__path__ = package_path(__name__, __path__)
+
 
 import random
 from dataclasses import dataclass, replace
@@ -30,7 +36,8 @@ from .search import SearchBot
 LEVELS = ("easy", "normal", "strong")
 # Play-outs at most per decision, over all its candidates (see .race): most decisions are
 # settled with far fewer. The wall-clock guard is reached only on a machine far too busy.
-WORK = {"easy": 0, "normal": 900, "strong": 6000}
+WORK = {"easy": 0, "normal": 2000, "strong": 8000}
+PASS_WORK = {"normal": 1400, "strong": 6000}
 GUARD = 1.0  # seconds
 
 
@@ -78,20 +85,23 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
         # Sees the voids, and passes by the rules alone.
         return SearchBot(seconds=GUARD, samples=12, seed=seed)
     if name in ("normal", "reader"):
-        work = WORK["normal"]
         normal = SearchBot(
-            seconds=GUARD, samples=400, work=work, pass_deals=2000, pass_work=work, seed=seed
+            seconds=GUARD,
+            samples=400,
+            work=WORK["normal"],
+            pass_deals=2000,
+            pass_work=PASS_WORK["normal"],
+            seed=seed,
         )
         return normal if name == "normal" else replace(normal, mismatch=0.03)
     if name == "strong":
-        work = WORK[name]
         return SearchBot(
             seconds=4 * GUARD,
             samples=2000,
-            work=work,
+            work=WORK[name],
             pass_deals=4000,
-            pass_work=work,
-            loss=0.001,
+            pass_work=PASS_WORK[name],
+            loss=0.0005,
             seed=seed,
         )
     if name == "montecarlo":
@@ -113,4 +123,14 @@ def safe_bot() -> Bot:
     return SearchBot(seconds=0.05, samples=30)
 
 
-__all__ = ["GUARD", "LEVELS", "WORK", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = [
+    "GUARD",
+    "LEVELS",
+    "PASS_WORK",
+    "WORK",
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+]

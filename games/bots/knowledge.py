@@ -41,7 +41,7 @@ def learn(view: SeatView, respect_voids: bool = True) -> Knowledge:
         seen |= mask_of(trick.cards)
         _note_voids(voids, trick.leader, [c.index for c in trick.cards], n)
     if view.trick:
-        seen |= mask_of(card for _, card in view.trick)
+        seen |= mask_of([card for _, card in view.trick])
         _note_voids(voids, view.trick[0][0], [c.index for _, c in view.trick], n)
     if view.kitty:
         seen |= mask_of(view.kitty)

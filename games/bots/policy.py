@@ -17,6 +17,8 @@ than three plain ones at the same tables (2,000 duplicate deals; each habit gain
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import reduce
+from operator import or_
 
 from games.engine import Card, SeatView, Suit, mask_of, points_of, trick_points, winning_position
 from games.engine.cards import HEARTS_MASK, PENALTY_MASK, QS_BIT, SUIT_MASKS
@@ -70,7 +72,6 @@ def choose(
     legal: int,
     moon_seat: int,
     queen_out: bool,
-    *,
     first: bool = False,
     refined: bool = False,
 ) -> int:
@@ -118,17 +119,27 @@ def choose(
 def player(players: int, taken: Sequence[int], refined: bool = False) -> Chooser:
     """The rule-based player for :meth:`Hand.play_on <games.engine.Hand.play_on>`, from a
     position where the seats have taken ``taken``; ``refined``: with the search's habits."""
-    moon_seat, queen_out, first = shooter(taken), queen_taken(taken), not any(taken)
+    moon_seat, queen_out, first = trick_facts(taken)
 
     def pick(trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
         nonlocal moon_seat, queen_out, first
         if not trick:
-            moon_seat, queen_out, first = shooter(taken), queen_taken(taken), not any(taken)
-        return choose(
-            trick, players, seat, legal, moon_seat, queen_out, first=first, refined=refined
-        )
+            moon_seat, queen_out, first = trick_facts(taken)
+        return choose(trick, players, seat, legal, moon_seat, queen_out, first, refined)
 
     return pick
+
+
+def trick_facts(taken: Sequence[int]) -> tuple[int, bool, bool]:
+    """What :func:`choose` wants to know between tricks, from the cards each seat has taken:
+    the seat shooting the moon (see :func:`shooter`), whether the Q♠ has been taken, and
+    whether no trick has been (the first trick is still to come)."""
+    union = reduce(or_, taken)
+    if not union & PENALTY_MASK:  # most tricks: nobody has taken a point yet
+        return -1, False, not union
+    # Nobody can be shooting before the points taken, all together, are enough.
+    moon_seat = shooter(taken) if points_of(union) >= MOON_THRESHOLD else -1
+    return moon_seat, bool(union & QS_BIT), False
 
 
 def choose_card(view: SeatView, refined: bool = False) -> Card:

@@ -31,7 +31,7 @@ class Budget:
     deals: int  # deals at most
     work: int  # scores at most, over all the candidates and deals
     seconds: float | None = None  # a guard against a machine too busy to finish in time
-    loss: float = 0.005  # points a candidate may be expected to be worth over the leader
+    loss: float = 0.003  # points a candidate may be expected to be worth over the leader
     first: int = 16  # deals before anyone leaves the race: fewer often mislead
     check: int = 4  # deals between two looks at the standings
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from math import inf
@@ -52,7 +52,7 @@ class SearchBot:
     refined: bool = True  # play the deals out with the policy's refinements (policy.choose)
     # A candidate leaves the race once choosing the leader over it is expected to cost less
     # than this (see .race); None: every candidate is tried in every deal, to the budget.
-    loss: float | None = 0.005
+    loss: float | None = 0.003
     work: int = 0  # play-outs at most per card decision, over all candidates (0: no bound)
     pass_work: int = 0  # the same for a pass
 
@@ -107,9 +107,8 @@ class SearchBot:
             guard = None if self.seconds is None else time.perf_counter() + self.seconds / 2
             hidden = deals(knowledge, read(view), rnd, self.mismatch, deadline=guard)
         else:
-            deal = dealer(knowledge).deal
-            hidden = (deal(rnd) for _ in iter(int, 1))
-        bases = (imagine_hand(view, holdings, kitty) for holdings, kitty in hidden)
+            hidden = endless(dealer(knowledge).deal, rnd)
+        bases = imagined(view, hidden)
         evaluate = best_next if self.lookahead else play_out
 
         def score(base: Hand, candidate: int) -> float:
@@ -120,6 +119,20 @@ class SearchBot:
     def _budget(self, deals: int, work: int) -> Budget:
         loss = -inf if self.loss is None else self.loss
         return Budget(deals, work or 1 << 62, self.seconds, loss=loss)
+
+
+def endless(
+    deal: Callable[[random.Random], tuple[list[int], int]], rnd: random.Random
+) -> Iterator[tuple[list[int], int]]:
+    # A generator function, not a generator expression: the compiled build makes the latter a
+    # list, which an endless one never finishes.
+    while True:
+        yield deal(rnd)
+
+
+def imagined(view: SeatView, deals: Iterator[tuple[list[int], int]]) -> Iterator[Hand]:
+    for holdings, kitty in deals:
+        yield imagine_hand(view, holdings, kitty)
 
 
 def margin(points: tuple[int, ...], seat: int) -> float:

@@ -45,6 +45,11 @@ True
 What one seat may know, for the bot and the table page, is :func:`seat_view`.
 """
 
+from games.compiled import package_path
+
+# The compiled build of this package's hot modules, when it is up to date (games/compiled.py).
+__path__ = package_path(__name__, __path__)
+
 from .cards import (
     ALL_CARDS,
     Card,

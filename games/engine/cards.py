@@ -74,7 +74,7 @@ class Card:
         return (Card, (self.index,))
 
     @classmethod
-    def parse(cls, notation: str) -> Card:
+    def parse(cls, notation: object) -> Card:
         """Read two-character notation, rank then suit; case does not matter."""
         if not isinstance(notation, str) or len(notation) != 2:
             raise InvalidCardError(f"{notation!r} is not a card: use two characters like 'QS'")

@@ -86,7 +86,6 @@ MOON_CHOICES = (MoonRule.OTHERS.value, MoonRule.SELF.value)
 # Enum members are slow to look up on their class (Python 3.11); the hot path uses this alias.
 _PLAYING = Phase.PLAYING
 _ALONE = tuple((card,) for card in ALL_CARDS)
-_CARD_AT = ALL_CARDS.__getitem__
 
 
 class Move(NamedTuple):
@@ -288,6 +287,8 @@ class Hand:
         kitty: Iterable[Card | str] = (),
         totals: Sequence[int] | None = None,
     ) -> None:
+        if not hands:  # a blank that masked_hand or copy fills in: no table deals no hands
+            return
         dealt = [parse_cards(cards) for cards in hands]
         masks = [mask_of(cards) for cards in dealt]
         kitty_mask = mask_of(parse_cards(kitty))
@@ -305,9 +306,7 @@ class Hand:
     ) -> Hand:
         """Hand ``number`` (from 1) dealt from the game's seed (see docs/fairness.md)."""
         masks, kitty = deal_masks(rules, seed, number, added_seeds)
-        hand = cls.__new__(cls)
-        hand._setup(rules, number, masks, kitty, totals)
-        return hand
+        return masked_hand(rules, number, masks, kitty, totals)
 
     def _setup(
         self,
@@ -351,9 +350,31 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy of the state, for simulations (the move log is shared)."""
-        other = Hand.__new__(Hand)
-        for name in Hand.__slots__:
-            setattr(other, name, getattr(self, name))
+        # Field by field rather than a loop over __slots__: the compiled build (see
+        # games/compiled.py) has no slots to loop over, and this is a play-out's first step.
+        other = Hand(self.rules, self.number, ())
+        other.rules = self.rules
+        other.number = self.number
+        other.players = self.players
+        other.dealer = self.dealer
+        other.pass_offset = self.pass_offset
+        other.direction = self.direction
+        other.totals_before = self.totals_before
+        other.dealt = self.dealt
+        other.kitty = self.kitty
+        other.tricks_per_hand = self.tricks_per_hand
+        other.leader = self.leader
+        other.turn = self.turn
+        other.hearts_broken = self.hearts_broken
+        other.kitty_taker = self.kitty_taker
+        other.shooter = self.shooter
+        other.sun = self.sun
+        other.points = self.points
+        other._must_lead = self._must_lead
+        other._legal = self._legal
+        other._protect_first = self._protect_first
+        other._breakers = self._breakers
+        other.phase = self.phase
         other._hands = list(self._hands)
         other._passes = list(self._passes)
         other._taken = list(self._taken)
@@ -556,7 +577,7 @@ class Hand:
     def play(self, seat: int, card: Card | str, *, timeout: bool = False) -> list[Event]:
         """Play one card to the trick; returns what happened."""
         if card.__class__ is not Card:
-            card = Card.parse(card)  # type: ignore[arg-type]
+            card = Card.parse(card)
         assert isinstance(card, Card)
         hearts_broken, tricks, kitty_taker = self.hearts_broken, len(self.tricks), self.kitty_taker
         self.play_index(seat, card.index, timeout)
@@ -668,7 +689,7 @@ class Hand:
             self.kitty_taker = winner
             self._taken[winner] |= self.kitty
         points = points_of(mask)
-        cards = tuple(map(_CARD_AT, trick))
+        cards = tuple([ALL_CARDS[card] for card in trick])
         self.tricks.append(_new(Trick, (self.leader, cards, winner, points)))
         self.trick = []
         self.leader = self.turn = winner
@@ -794,9 +815,10 @@ class Hand:
     def from_state(cls, rules: Rules, data: dict[str, Any]) -> Hand:
         """The hand :meth:`to_state` saved (a :class:`RecordError` for anything else)."""
         try:
-            hand = cls.__new__(cls)
             dealt = [int(mask) for mask in data["dealt"]]
-            hand._setup(rules, int(data["number"]), dealt, int(data["kitty"]), data["totals"])
+            hand = masked_hand(
+                rules, int(data["number"]), dealt, int(data["kitty"]), data["totals"]
+            )
             hand.phase = Phase(data["phase"])
             hand._hands = [int(mask) for mask in data["hands"]]
             hand._passes = [int(mask) for mask in data["passes"]]
@@ -842,6 +864,16 @@ class Hand:
             "points": self.points,
             "moves": [move.to_json() for move in self.moves],
         }
+
+
+def masked_hand(
+    rules: Rules, number: int, masks: list[int], kitty: int, totals: Sequence[int] | None
+) -> Hand:
+    """Hand ``number`` with these cards (masks, a seat's each, and the kitty's), unchecked: for
+    a deal the engine made itself, or one a bot imagines."""
+    hand = Hand(rules, number, ())
+    hand._setup(rules, number, masks, kitty, totals)
+    return hand
 
 
 def _seat_or_none(value: Any) -> int | None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from .cards import SUIT_MASKS, Card, Suit, cards_of, mask_of, points_of
-from .hand import Hand, Phase, Trick
+from .hand import Hand, Phase, Trick, masked_hand
 from .match import Match, Result
 from .rules import FirstLead, Rules
 
@@ -185,8 +185,7 @@ def imagine_hand(view: SeatView, holdings: Sequence[int], kitty: int = 0) -> Han
     pass, it is the hand as dealt, before anybody's pass.
     """
     rules = view.rules
-    hand = Hand.__new__(Hand)
-    hand._setup(rules, view.hand_number, list(holdings), kitty, view.totals)
+    hand = masked_hand(rules, view.hand_number, list(holdings), kitty, view.totals)
     if view.phase is Phase.PASSING:
         return hand
     hand._passes = [0] * rules.players
