@@ -17,8 +17,6 @@ than three plain ones at the same tables (2,000 duplicate deals; each habit gain
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
-from operator import or_
 
 from games.engine import Card, SeatView, Suit, mask_of, points_of, trick_points, winning_position
 from games.engine.cards import HEARTS_MASK, PENALTY_MASK, QS_BIT, SUIT_MASKS
@@ -134,7 +132,9 @@ def trick_facts(taken: Sequence[int]) -> tuple[int, bool, bool]:
     """What :func:`choose` wants to know between tricks, from the cards each seat has taken:
     the seat shooting the moon (see :func:`shooter`), whether the Q♠ has been taken, and
     whether no trick has been (the first trick is still to come)."""
-    union = reduce(or_, taken)
+    union = 0
+    for mask in taken:  # a loop, not functools.reduce: the compiled build runs it natively
+        union |= mask
     if not union & PENALTY_MASK:  # most tricks: nobody has taken a point yet
         return -1, False, not union
     # Nobody can be shooting before the points taken, all together, are enough.
