@@ -2,17 +2,18 @@
 
 For each card it plays, it deals the unseen cards many times, each deal consistent with what
 its seat knows (voids shown, cards passed, counts, the kitty) and, if asked to
-(:mod:`.reading`), weighted by how the others played; plays every legal card in every deal and
-finishes the hand with the fast rule-based policy (with its refinements, unless told not to),
-and keeps the card whose hands end best for it: its own points minus the others' average, so
-that a moon counts for what it is worth. With ``lookahead`` it also tries every card it could
+(:mod:`.reading`), weighted by how the others played; plays each legal card still in the race
+(:mod:`.race`) in every deal and finishes the hand with the fast rule-based policy (with its
+refinements, unless told not to), and keeps the card whose hands end best for it: its own
+points minus the others' average, so that a moon counts for what it is worth. With ``lookahead`` it also tries every card it could
 play at its next turn in each deal and counts the best of them, instead of the policy's.
 
 It passes the same way: it deals the other hands, lets their seats pass as the rule-based
 player would, and plays each candidate pass out in every deal. The candidates are every three
 of the six cards the rules of passing rank most dangerous; an unguarded Q♠ is in all of them.
 
-It reads one seat's view only; the time and sample budgets bound every decision.
+It reads one seat's view only. Deals and play-outs bound every decision (the same work on a
+busy machine as on a quiet one); the wall clock only guards it.
 """
 
 from __future__ import annotations
