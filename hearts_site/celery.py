@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 
@@ -22,3 +22,12 @@ def _close_old_connections(**kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_process_init.connect
+def _keep_a_loop(**kwargs: Any) -> None:
+    """A pool process tells the tables from an event loop that its tasks' thread keeps
+    (games/broadcasts.py)."""
+    from games import broadcasts
+
+    broadcasts.keep_a_loop()
