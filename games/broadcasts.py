@@ -11,7 +11,10 @@ the latest one kept sees the gap and catches up, and one sent twice does no harm
 
 In a daphne process the sends run on its event loop (:func:`serve_from`) and the thread that
 committed the move does not wait for them: a move's thread is one of the few that also render
-every socket's pushes, and a send waits on several round trips to Redis.
+every socket's pushes, and a send waits on several round trips to Redis. A Celery worker's pool
+process, which has no event loop running, keeps one for the thread that runs its tasks
+(:func:`keep_a_loop`): through ``async_to_sync`` each send would start a thread and a loop of
+its own and connect to Redis again, which cost a bot's move more than its database work.
 
 A group that this process itself listens to (a table its sockets show: games/relays.py) hears
 the message at once as well, without the round trip through Redis, and even while Redis does
@@ -42,6 +45,7 @@ _lock = threading.Lock()
 _kept: Messages = {}
 _resender: threading.Thread | None = None
 _loop: asyncio.AbstractEventLoop | None = None  # the daphne process's, once a socket opened
+_thread = threading.local()  # .loop: the event loop a thread keeps for its sends (keep_a_loop)
 _here: dict[str, Callable[[dict[str, Any]], object]] = {}  # group: who hears it in this process
 
 
@@ -61,6 +65,22 @@ def serve_from(loop: asyncio.AbstractEventLoop) -> None:
     without waiting, when a thread other than the loop's sends."""
     global _loop
     _loop = loop
+
+
+def keep_a_loop() -> None:
+    """From now on this thread sends on an event loop that it keeps, with its connections to
+    the channel layer, instead of a new thread, loop and connections for every send; it still
+    waits for each send. For a thread that sends without a loop running, again and again: the
+    one that runs a Celery pool process's tasks (hearts_site/celery.py)."""
+    _thread.loop = asyncio.new_event_loop()
+
+
+def stop_keeping_a_loop() -> None:
+    """Close the loop this thread kept, if any, with its connections: for tests."""
+    loop = getattr(_thread, "loop", None)
+    if loop is not None:
+        del _thread.loop
+        loop.close()
 
 
 def send(messages: Messages, here: Messages | None = None) -> None:
@@ -85,7 +105,11 @@ def send(messages: Messages, here: Messages | None = None) -> None:
         asyncio.run_coroutine_threadsafe(_send_or_keep(layer, messages), loop)
         return
     try:
-        async_to_sync(_send_all)(layer, messages)
+        kept = getattr(_thread, "loop", None)
+        if kept is not None:
+            kept.run_until_complete(_send_all(layer, messages))
+        else:
+            async_to_sync(_send_all)(layer, messages)
     except Exception as error:  # a lost broadcast must never undo a committed move
         _failed(messages, error)
 

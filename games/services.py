@@ -303,6 +303,7 @@ def rematch(table_id: int, user: User) -> Game:
 class Outcome:
     version: int
     events: list[Any]
+    match: Match  # the game's state after the move, at ``version``: read it, never change it
 
 
 def act(
@@ -357,7 +358,7 @@ def act(
             _set_deadline(game, match, bots, keep=kind == "pass", pause=pause)
             game.save(update_fields=["version", "snapshot", "deadline"])  # all a move changes
         _after_change(game, match, bots, events)
-        return Outcome(game.version, events)
+        return Outcome(game.version, events, match)
 
 
 def _timed_out(

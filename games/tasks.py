@@ -104,7 +104,7 @@ def time_out(game_id: int, version: int) -> int:
 def play_bots(game_id: int, version: int) -> int:
     """Make the moves the bots owe at ``version``: every bot's pass, or one card or choice.
     Returns the number of moves made."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None or game.is_over or game.version != version:
         return 0
     match = game.live_match()
@@ -124,7 +124,7 @@ def play_bots(game_id: int, version: int) -> int:
         version = outcome.version
         if view.phase is not Phase.PASSING:
             return made  # one card at a time, so that people can follow the play
-        match = Game.objects.get(pk=game_id).live_match()
+        match = outcome.match  # the next bot's pass is chosen from the game after this one
     return made
 
 

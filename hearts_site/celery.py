@@ -1,11 +1,33 @@
 """The Celery application: bot moves, deadlines and the sweep for overdue turns."""
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 
 app = Celery("hearts_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(**kwargs: Any) -> None:
+    """Before and after each task, as Django does around each request: a database connection
+    that broke or outlived ``CONN_MAX_AGE`` is closed, and any other kept for the next task
+    (``CELERY_DB_REUSE_MAX`` in the settings)."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+
+
+@worker_process_init.connect
+def _keep_a_loop(**kwargs: Any) -> None:
+    """A pool process tells the tables from an event loop that its tasks' thread keeps
+    (games/broadcasts.py)."""
+    from games import broadcasts
+
+    broadcasts.keep_a_loop()

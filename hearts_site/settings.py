@@ -156,6 +156,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+# Celery's Django fixup closes a task's database connection after every task unless this is set,
+# and connecting again cost a bot's move more than its own queries. A worker keeps it instead
+# as a web process does from request to request: hearts_site/celery.py closes one that broke
+# or outlived CONN_MAX_AGE around each task, and the fixup every this many tasks anyway.
+CELERY_DB_REUSE_MAX = 1000
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A task is redelivered only after this long unacknowledged: well above the longest
     # countdown.

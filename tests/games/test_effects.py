@@ -4,6 +4,7 @@ and when the bots' task is due."""
 from __future__ import annotations
 
 import ast
+import threading
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
+from django.db import connections
 from django.utils import timezone
 
 from games import broadcasts, effects, services
@@ -148,6 +150,37 @@ def test_this_processs_own_relay_hears_a_move_with_its_state_and_redis_without(
     assert made.hand.current_trick == [(seat, Card.parse(card))]
     [(_, sent)] = heard
     assert "made" not in sent and {**sent, "made": local["made"]} == local
+
+
+def test_a_thread_that_keeps_a_loop_sends_every_move_on_it(
+    heard: Heard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a Celery pool process's thread does (hearts_site/celery.py): no thread, loop and
+    connections of their own for each send, which is what ``async_to_sync`` would make."""
+    game = _four_people()
+    _everyone_passes(game)
+
+    def each_its_own(*args: Any) -> Any:
+        raise AssertionError("a send started a loop of its own")
+
+    monkeypatch.setattr(broadcasts, "async_to_sync", each_its_own)
+    heard.clear()
+
+    def worker() -> None:
+        broadcasts.keep_a_loop()
+        try:
+            for _ in range(3):
+                _play_one(game)
+        finally:
+            broadcasts.stop_keeping_a_loop()
+            connections.close_all()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+
+    assert [message["version"] for _, message in heard] == [5, 6, 7]
+    assert broadcasts.pending() == {}
 
 
 def test_a_completed_trick_is_told_with_who_took_it_its_cards_and_its_points(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from fairplay.models import Abandonment
@@ -332,6 +334,18 @@ def test_the_bots_pass_then_play_until_it_is_a_persons_turn() -> None:
 
     assert match.hand.phase is Phase.PLAYING
     assert match.hand.cards_played < 4
+
+
+def test_a_bot_task_reads_the_game_once_and_each_of_its_passes_once_more_under_its_lock() -> None:
+    alice = User.objects.create_user("alice")
+    game = services.play_now(alice)
+
+    with CaptureQueriesContext(connection) as queries:
+        play_bots(game.pk, 0)
+
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+    assert len([sql for sql in reads if f'FROM "{Game._meta.db_table}"' in sql]) == 1 + 3
+    assert Game.objects.get(pk=game.pk).version == 3
 
 
 def test_a_bot_task_for_an_old_version_does_nothing() -> None:

@@ -23,6 +23,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 from pytest_django.fixtures import Settings
 
+from games import broadcasts
 from games.engine import Match
 from games.models import Game
 from hearts_site import celery_app
@@ -54,6 +55,9 @@ def running_worker(queue: str) -> Iterator[None]:
         with start_worker(celery_app, pool="solo", perform_ping_check=False, queues=[queue]):
             yield
     finally:
+        # Celery's solo pool, made in this thread, had it keep a loop for its sends as a pool
+        # process's thread does (hearts_site/celery.py); the tasks ran in the worker's thread.
+        broadcasts.stop_keeping_a_loop()
         connection_created.disconnect(_read_without_locks)
         database["CONN_MAX_AGE"] = max_age
         conf.worker_hijack_root_logger = hijack
