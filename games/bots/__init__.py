@@ -4,8 +4,9 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
 
 - ``easy``, ``normal``, ``strong``: the search bot with a growing budget per decision (the
   levels a host picks; ``normal`` is the default). Easy tries a dozen deals; normal and strong
-  race their candidates (:mod:`.race`) on up to 400 and 2,000 deals, strong settling for a
-  sixth of normal's expected loss, and both also try their passes in imagined deals;
+  race their candidates (:mod:`.race`) on up to 400 and 1,000 deals, strong settling for a
+  third of normal's expected loss and searching its own next card in each deal too; both also
+  try their passes in imagined deals;
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``refined``: the same with the three habits the search's play-outs add (:mod:`.policy`);
 - ``random``: uniformly random legal cards and passes;
@@ -36,7 +37,7 @@ from .search import SearchBot
 LEVELS = ("easy", "normal", "strong")
 # Play-outs at most per decision, over all its candidates (see .race): most decisions are
 # settled with far fewer. The wall-clock guard is reached only on a machine far too busy.
-WORK = {"easy": 0, "normal": 1500, "strong": 8000}
+WORK = {"easy": 0, "normal": 1500, "strong": 2000}  # strong's: cards searched ahead
 PASS_WORK = {"normal": 1000, "strong": 6000}
 GUARD = 1.0  # seconds
 
@@ -97,11 +98,12 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
     if name == "strong":
         return SearchBot(
             seconds=4 * GUARD,
-            samples=2000,
+            samples=1000,
             work=WORK[name],
             pass_deals=4000,
             pass_work=PASS_WORK[name],
-            loss=0.0005,
+            loss=0.001,
+            lookahead=True,
             seed=seed,
         )
     if name == "montecarlo":
