@@ -4,9 +4,8 @@ Every bot has the same three methods (:class:`Bot`); :func:`make_bot` builds one
 
 - ``easy``, ``normal``, ``strong``: the search bot with a growing budget per decision (the
   levels a host picks; ``normal`` is the default). Easy tries a dozen deals; normal and strong
-  race their candidates (:mod:`.race`) on up to 400 and 1,000 deals, strong settling for a
-  third of normal's expected loss and searching its own next card in each deal too; both also
-  try their passes in imagined deals;
+  race their candidates (:mod:`.race`) on up to 1,000 deals, strong searching its own next
+  card in each deal too; both also try their passes in imagined deals;
 - ``heuristic``: the rule-based player (pass the danger, duck, dump the danger when void);
 - ``refined``: the same with the three habits the search's play-outs add (:mod:`.policy`);
 - ``random``: uniformly random legal cards and passes;
@@ -88,10 +87,11 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
     if name in ("normal", "reader"):
         normal = SearchBot(
             seconds=GUARD,
-            samples=400,
+            samples=1000,
             work=WORK["normal"],
             pass_deals=2000,
             pass_work=PASS_WORK["normal"],
+            loss=0.001,
             seed=seed,
         )
         return normal if name == "normal" else replace(normal, mismatch=0.03)
@@ -102,7 +102,7 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
             work=WORK[name],
             pass_deals=4000,
             pass_work=PASS_WORK[name],
-            loss=0.001,
+            loss=0.001,  # normal's, on searches that look a card further
             lookahead=True,
             seed=seed,
         )
