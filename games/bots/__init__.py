@@ -36,8 +36,8 @@ from .search import SearchBot
 LEVELS = ("easy", "normal", "strong")
 # Play-outs at most per decision, over all its candidates (see .race): most decisions are
 # settled with far fewer. The wall-clock guard is reached only on a machine far too busy.
-WORK = {"easy": 0, "normal": 1500, "strong": 2000}  # strong's: cards searched ahead
-PASS_WORK = {"normal": 1000, "strong": 6000}
+WORK = {"easy": 0, "normal": 1250, "strong": 2000}  # strong's: cards searched ahead
+PASS_WORK = {"normal": 850, "strong": 6000}
 GUARD = 1.0  # seconds
 
 
