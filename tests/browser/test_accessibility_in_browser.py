@@ -204,6 +204,15 @@ def test_a_signed_in_player_meets_no_serious_accessibility_violation(
     wait_for_bot_passes(page)
     for card in hand_cards(page)[:3]:
         page.locator(f'#hand .card[data-card="{card}"]').click()
+    # The pass button, now enabled, fades to its colours in 0.15 s: check what a person sees
+    # once it has, not a colour halfway.
+    page.wait_for_function(
+        """() => {
+          const button = document.getElementById("pass-button");
+          return button && !button.disabled && button.getAnimations().length === 0;
+        }""",
+        timeout=STEP_MS,
+    )
     findings.check("passing-table")
     page.locator("#pass-button").click()
     state = page.wait_for_function(TABLE_STATE, timeout=STEP_MS).json_value()
