@@ -83,14 +83,13 @@ def stop_keeping_a_loop() -> None:
         loop.close()
 
 
-def send(messages: Messages, here: Messages | None = None) -> None:
+def send(messages: Messages, *, here: bool = True) -> None:
     """Send each group its message; keep them to send again if the layer does not answer.
-    ``here`` adds fields to a group's message as this process's own listeners hear it (what
-    a move left in memory, which need not be loaded again), never to what goes to Redis."""
+    ``here`` False: this process's own listeners are not told (they made the news)."""
     for group, message in messages.items():
-        if (hear := _here.get(group)) is not None:
+        if here and (hear := _here.get(group)) is not None:
             try:
-                hear({**message, **here[group]} if here and group in here else message)
+                hear(message)
             except RuntimeError:  # its event loop is closed (a test's): nobody hears it now
                 stop_listening_here(group, hear)
     layer = get_channel_layer()

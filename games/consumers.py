@@ -20,7 +20,6 @@ import asyncio
 import json
 import logging
 import re
-import time
 from typing import Any, NoReturn
 
 from channels.consumer import get_handler_name
@@ -28,17 +27,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from moderation import gates, sanctions
+from moderation import sanctions
 
 from . import broadcasts, relays, selectors, services
 from .live import in_pool
-from .models import Table
 
 log = logging.getLogger(__name__)
 
 SHOWN = re.compile(r"(\d{1,18})\.(\d{1,18})")
 ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
-MOVER_KEPT_SECONDS = 30.0  # how long a socket trusts its person's seat without looking again
 
 
 class AccountSocket(AsyncWebsocketConsumer):
@@ -76,28 +73,30 @@ class TableConsumer(AccountSocket):
         broadcasts.serve_from(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.relay: relays.Relay | None = None  # the table's in this process, once joined
-        self.mover: tuple[int, int] | None = None  # (game, seat) of this person's moves
-        self.mover_since = 0.0
-        table = await in_pool(Table.objects.filter(pk=self.table_id).first)()
-        code = _query_value(self.scope, "code")
-        allowed = table is not None and await in_pool(selectors.can_view)(table, self.user, code)
-        if not allowed:
-            await self.close(code=4403)
-            return
-        assert table is not None
-        self.code = selectors.access_code(table, code)  # carried on by the forms it renders
         # Forms pushed over the socket need the CSRF token that a page render would put in;
         # the socket carries the same cookie (its unmasked secret is a valid form token).
         csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        self.screen = relays.Screen(self.user, self.code, csrf, self._send_html, self.close)
+        self.screen = relays.Screen(self.user, "", csrf, self._send_html, self.close)
+        self.relay: relays.Relay | None = await relays.join(
+            self.table_id, self.screen, self.channel_layer
+        )
+        # Who may watch is judged from the table the relay keeps in memory (loaded once a
+        # process), so that a round of tables sitting down at once does not queue on the
+        # database before daphne's limit on a socket's handshake.
+        code = await self.relay.admits(self.user, _query_value(self.scope, "code"))
+        if code is None:
+            await relays.leave(self.table_id, self.screen)
+            self.relay = None
+            await self.close(code=4403)
+            return
+        self.screen.code = code  # carried on by the forms it renders
         await self.join_account_group()
         await self.accept()
-        self.relay = await relays.join(self.table_id, self.screen, self.channel_layer)
+        self.screen.ready = True
         await self.relay.request(self.screen, _shown(_query_value(self.scope, "shown")))
 
     async def disconnect(self, code: int) -> None:
-        if self.relay is not None:
+        if getattr(self, "relay", None) is not None:
             await relays.leave(self.table_id, self.screen)
         await self.leave_account_group()
 
@@ -106,55 +105,13 @@ class TableConsumer(AccountSocket):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            data = read_frame(text_data)
+            action, cards, choice, version = services.check_move_shape(read_frame(text_data))
         except services.ServiceError as error:
             await self.send_error(str(error))
             return
-        try:
-            await in_pool(self._move)(data)
-        except services.StaleVersion as error:
-            await self.send_error(str(error))
-            if self.relay is not None:  # the whole table again, as it is now
-                await self.relay.request(self.screen)
-        except services.ServiceError as error:
-            await self.send_error(str(error))
-        except Exception:  # the socket must outlive a fault; the log has the details
-            log.exception("move on table %s failed", self.table_id)
-            await self.send_error("Something went wrong with that move: please try again")
-
-    def _move(self, data: Any) -> None:
-        action, cards, choice, version = services.check_move_shape(data)
-        if self.user is None or not self.user.is_authenticated:
-            raise services.ServiceError("Sign in and take a seat to play")
-        game_id, seat = self._mover()
-        if action == "resign":
-            services.resign(game_id, seat)
+        if self.relay is None:
             return
-        services.act(game_id, seat, action, version=version, cards=cards, choice=choice)
-
-    def _mover(self) -> tuple[int, int]:
-        """The game this socket's person moves in, and their seat, or a ServiceError.
-
-        Looked up at the first move of each game the screen shows, then kept for
-        ``MOVER_KEPT_SECONDS``: a seat does not change during a game, and a suspension or ban
-        ends the person's games at once (moderation/sanctions.py), so a move in a game kept
-        from before it is refused anyway; looking again now and then refuses it with the
-        sanction's reason even if the sanction came some other way."""
-        kept = self.mover
-        shown = self.screen.shown
-        fresh = time.monotonic() - self.mover_since < MOVER_KEPT_SECONDS
-        if kept is not None and fresh and shown is not None and shown[0] == kept[0]:
-            return kept
-        assert self.user is not None
-        mover = selectors.latest_seat(self.table_id, self.user.pk)
-        if mover is None:
-            raise services.ServiceError("The game has not started")
-        if mover.seat is None:
-            raise services.ServiceError("You are watching this table: only its players can move")
-        if mover.barred:  # the gate says why, in the sanction's words
-            gates.check_may_play(self.user)
-        self.mover, self.mover_since = (mover.game_id, mover.seat), time.monotonic()
-        return self.mover
+        await self.relay.move(self.screen, action, cards, choice, version)
 
     async def send_error(self, message: str) -> None:
         await self.send(text_data=flash(message))
@@ -196,9 +153,7 @@ def _lobby_list(stamp: Any) -> str:
     return html
 
 
-def flash(error: str) -> str:
-    """The error line a socket shows its own client alone."""
-    return render_to_string("games/_flash.html", {"error": error})
+flash = relays.flash
 
 
 def read_frame(text_data: str | None) -> Any:

@@ -89,7 +89,7 @@ def table_changed(table_id: int, *, lobby: bool) -> None:
     """After commit, the table's sockets hear of a change at the table outside a game's moves
     (so the message has no version), and the lobby's too if ``lobby`` (a seat taken, left or
     given to a bot, a table created: what the lobby lists)."""
-    _tell(table_id, {"type": "table.updated", "events": []}, lobby)
+    _tell({table_group(table_id): {"type": "table.updated", "events": []}}, lobby)
 
 
 def game_changed(
@@ -100,34 +100,35 @@ def game_changed(
     *,
     lobby: bool,
     bots_to_move: bool,
-    made: tuple[Any, Any] | None = None,
+    table: bool = True,
 ) -> None:
-    """After commit: the table hears of the move (the lobby only of a start or an end), and
-    the bots' task is queued if a bot is to move. ``made`` (the game row and match the move
-    left) goes to this process's own relay with the news, so that it need not load them
-    again (games/live.py); it never goes to Redis."""
-    message = {
-        "type": "table.updated",
-        "game": game_id,
-        "version": version,
-        "events": public_events(events),
-    }
-    _tell(table_id, message, lobby, None if made is None else {"made": made})
+    """After commit: the table hears of the move (unless ``table`` is False: the table's
+    relay that made it tells everyone itself, games/relays.py), the lobby only of a start or
+    an end, and the bots' task is queued if a bot is to move."""
+    message = table_news(game_id, version, events)
+    messages = {table_group(table_id): message} if table else {}
+    _tell(messages, lobby)
     if bots_to_move:
         countdown = settings.HEARTS_BOT_DELAY + trick_pause(events)
         transaction.on_commit(lambda: _schedule(BOT_MOVE, game_id, version, countdown=countdown))
 
 
-def _tell(
-    table_id: int, message: dict[str, Any], lobby: bool, here: dict[str, Any] | None = None
-) -> None:
+def table_news(game_id: int, version: int, events: Sequence[Event]) -> dict[str, Any]:
+    """The table's message for a move: the game's new version and what everyone may hear."""
+    return {
+        "type": "table.updated",
+        "game": game_id,
+        "version": version,
+        "events": public_events(events),
+    }
+
+
+def _tell(messages: dict[str, dict[str, Any]], lobby: bool) -> None:
     # See games/broadcasts.py: a stalled channel layer delays the news, never the move.
-    group = table_group(table_id)
-    messages = {group: message}
     if lobby:  # the stamp lets a process render the lobby once for all its lobby sockets
         messages[LOBBY_GROUP] = {"type": "lobby.updated", "stamp": uuid.uuid4().hex}
-    local = None if here is None else {group: here}
-    transaction.on_commit(lambda: broadcasts.send(messages, local))
+    if messages:
+        transaction.on_commit(lambda: broadcasts.send(messages))
 
 
 def _schedule(name: str, game_id: int, version: int, **options: Any) -> None:

@@ -1,21 +1,21 @@
-"""What a table's socket pushes: the whole table, or only the fragments an event changed.
+"""A table as the process holding its sockets keeps it, and what its screens are pushed.
 
-The board (templates/games/table.html) is made of fragments, each with an id: the board's state
-(game, version, phase, whose turn), the status line, the hand just scored, the time-out notice,
-the seats, the trick, the player's own hand, the buttons, the result, the score sheet and the
-deal's fairness. :func:`fragment_keys` says what each shows, in values taken from the seat's
-context; a socket remembers the keys of what its screen shows and, for the next version, renders
-and sends only the fragments whose key changed. htmx swaps each in by its id.
+A table's relay (games/relays.py) keeps its :class:`TableState` in memory: the table, its
+seats, and its running game (row, engine state and players, :class:`services.Running`). A move
+from one of its sockets is judged against it and applied to it in place by the write path
+(games/services.py), which loads nothing first; the state is loaded from the database only when
+the process first serves the table, after another writer moved (a bot's worker, the clock, a
+socket on another process), and when seats change.
 
-The state a push is rendered from is loaded once per process for all the sockets of a table
-(:func:`state_for`): the game row with its snapshot, never the move log. What spectators see is
-the same for all of them, so their fragments are rendered once per version and shared.
+What a move changes is pushed by the fragments of games/fragments.py: those for everyone are
+rendered once a version for the whole table, those for a seat once for that seat, and only
+when their key changed. The whole table (a socket that connects, a gap, a game that starts or
+ends) is rendered for each screen from the viewer's context.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,33 +28,15 @@ from django.template.loader import render_to_string
 
 from games.engine import Match
 
-from . import selectors
+from . import fragments, selectors
+from .fragments import Context, Keys
 from .models import Game, GamePlayer, Table
 from .selectors import Viewer
-
-FRAGMENTS = (
-    "board-state",
-    "status",
-    "hand-end",
-    "timed-out",
-    "seats",
-    "trick",
-    "my-hand",
-    "controls",
-    "result",
-    "scores",
-    "fairness",
-)
-
-Keys = dict[str, Hashable]
-
-# Tables whose latest state a process keeps; a table past this is loaded again when it moves.
-KEPT_TABLES = 5000
-
+from .services import Running
 
 # The threads the sockets' database work and renders run in. Channels would run them all on the
-# one thread it keeps for synchronous code, one after another: a move waiting on a row lock or
-# a round trip to the database would hold up every table of the process.
+# one thread it keeps for synchronous code, one after another: a move waiting on a round trip
+# to the database would hold up every table of the process.
 POOL = ThreadPoolExecutor(max_workers=settings.HEARTS_SOCKET_THREADS, thread_name_prefix="socket")
 
 
@@ -78,103 +60,153 @@ def close_pool_connections() -> None:
         future.result()
 
 
+# A viewer as the fragments for a seat see them: (seat, person, CSRF token, invite code). All
+# the spectators who came in alike share one: (None, None, "", code).
+Variant = tuple[int | None, int | None, str, str]
+
+
 @dataclass
 class TableState:
-    """A table as it stands at one version of its current game, for all the sockets of this
-    process (read-only once loaded)."""
+    """A table at one version of its current game (or before its first), as a process holds
+    it. The renders of its current version are kept until the next move."""
 
     table: Table
-    game: Game | None
-    match: Match | None
-    players: list[GamePlayer]
-    seated: frozenset[int]  # the users in the table's seats (not only the game's players)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    spectators: dict[str, tuple[Keys, dict[str, str]]] = field(default_factory=dict)
-    # The spectators' fragments at the version before, by code: those whose key has not
-    # changed are not rendered again.
-    earlier: dict[str, tuple[Keys, dict[str, str]]] = field(default_factory=dict)
+    running: Running | None
+    seated: frozenset[int]  # the people in the table's seats (not only the game's players)
+    _contexts: dict[Hashable, Context] = field(default_factory=dict)
+    _keys: dict[Hashable, Keys] = field(default_factory=dict)
+    _html: dict[tuple[str, Hashable], str] = field(default_factory=dict)
+    before: Keys = field(default_factory=dict)  # the public keys of the version before
+
+    @property
+    def game(self) -> Game | None:
+        return None if self.running is None else self.running.game
+
+    @property
+    def match(self) -> Match | None:
+        return None if self.running is None else self.running.match
+
+    @property
+    def players(self) -> list[GamePlayer]:
+        return [] if self.running is None else self.running.players
 
     @property
     def shown(self) -> tuple[int, int] | None:
         """(game, version), what a socket's screen shows once it has this state."""
-        return None if self.game is None else (self.game.pk, self.game.version)
+        game = self.game
+        return None if game is None else (game.pk, game.version)
 
+    @property
+    def stale(self) -> bool:
+        """A move applied to it was refused by the database: it must be loaded again."""
+        return self.running is not None and self.running.stale
 
-_lock = threading.Lock()
-_latest: OrderedDict[int, TableState] = OrderedDict()
-_loading: dict[int, threading.Lock] = {}
+    def moved(self) -> None:
+        """The game moved on in place: what was rendered for the version before is dropped."""
+        self.before = self._keys.get(("public", ""), {})
+        self._contexts.clear()
+        self._keys.clear()
+        self._html.clear()
 
+    # Who sees what ----------------------------------------------------------------------
 
-Made = tuple[Game, Match]  # a move's game row and match, as the move left them
+    def seat_of(self, user: Viewer) -> int | None:
+        return selectors.seat_among(self.players, user)
 
+    def variant(self, user: Viewer, code: str, csrf: str) -> Variant:
+        me = self.seat_of(user)
+        person = user.pk if user is not None and user.is_authenticated else None
+        if me is None and person not in self.seated:
+            return (None, None, "", code)  # a spectator: the same as every other
+        return (me, person, csrf, code)
 
-def state_for(
-    table_id: int, shown: tuple[int, int] | None = None, made: Made | None = None
-) -> TableState | None:
-    """The table's state at the version ``shown`` (game, version) or later, loaded from the
-    database unless this process has it already, or ``made`` it (a move of this process, at
-    that version); with ``shown`` None, always loaded afresh (seating changed, or a socket
-    connects). None if the table is gone."""
-    with _lock:
-        loading = _loading.setdefault(table_id, threading.Lock())
-    with loading:  # one load a table at a time: the others wait for it and share it
-        with _lock:
-            kept = _latest.get(table_id)
-        have = None if kept is None else kept.shown
-        if shown is not None and have is not None and have[0] == shown[0] and have[1] >= shown[1]:
-            return kept
-        if shown is not None and kept is not None and have is not None and have[0] == shown[0]:
-            state = _next_version(kept, made)  # a move: only the game row has changed
-        else:
-            state = _load(table_id)
-        with _lock:
-            if state is None:
-                _latest.pop(table_id, None)
-                _loading.pop(table_id, None)
+    def admits(self, user: Viewer, code: str | None) -> bool:
+        """Whether ``user`` (with the invite ``code`` they came with) may watch the table: as
+        :func:`selectors.can_view`, from what is in memory."""
+        if not self.table.private or selectors.is_invite_code(self.table, code):
+            return True
+        return user is not None and user.is_authenticated and user.pk in self.seated
+
+    # Contexts, keys and renders, each once a version ----------------------------------------
+
+    def public_context(self, code: str) -> Context:
+        context = self._contexts.get(("public", code))
+        if context is None:
+            game, match = self.game, self.match
+            assert game is not None and match is not None
+            context = {
+                "table": self.table,
+                "code": code,
+                **_public_context(game, match, self.players),
+            }
+            self._contexts[("public", code)] = context
+        return context
+
+    def private_context(self, variant: Variant, user: Viewer) -> Context:
+        context = self._contexts.get(variant)
+        if context is None:
+            game, match = self.game, self.match
+            assert game is not None and match is not None
+            me, _, csrf, code = variant
+            context = {
+                "table": self.table,
+                "user": user if variant[1] is not None else None,
+                "csrf_token": csrf,
+                "code": code,
+                **_private_context(game, match, self.players, me),
+            }
+            self._contexts[variant] = context
+        return context
+
+    def keys(self, variant: Variant, user: Viewer) -> Keys:
+        """Every fragment's key, as the viewer of ``variant`` sees the table."""
+        code = variant[3]
+        public = self._keys.get(("public", code))
+        if public is None:
+            public = fragments.keys_of(fragments.PUBLIC, self.public_context(code))
+            self._keys[("public", code)] = public
+        private = self._keys.get(variant)
+        if private is None:
+            private = fragments.keys_of(fragments.PRIVATE, self.private_context(variant, user))
+            self._keys[variant] = private
+        return {**public, **private}
+
+    def fragment(self, fragment: fragments.Fragment, variant: Variant, user: Viewer) -> str:
+        """The fragment's HTML for the viewer of ``variant``, rendered once for all alike."""
+        public = fragment.audience is fragments.Audience.EVERYONE
+        slot = (fragment.id, ("public", variant[3]) if public else variant)
+        html = self._html.get(slot)
+        if html is None:
+            if public:
+                context = self.public_context(variant[3])
             else:
-                _latest[table_id] = state
-                _latest.move_to_end(table_id)
-                while len(_latest) > KEPT_TABLES:
-                    gone, _ = _latest.popitem(last=False)
-                    _loading.pop(gone, None)
-        return state
+                context = self.private_context(variant, user)
+            html = self._html[slot] = fragment.render(context)
+        return html
 
 
-def forget(table_id: int | None = None) -> None:
-    """Drop what this process keeps (of one table, or all): for tests."""
-    with _lock:
-        if table_id is None:
-            _latest.clear()
-        else:
-            _latest.pop(table_id, None)
+def _public_context(game: Game, match: Match, players: list[GamePlayer]) -> Context:  # TEMP
+    return selectors.build_context(game, match, players, None)
 
 
-def _next_version(kept: TableState, made: Made | None = None) -> TableState | None:
-    """The table after a move of its game: the game row reloaded (or the one the move
-    ``made``), its table, seats and players kept (a move changes none of them), unless the
-    game has ended, when the table changes too (its status; the seats' seeds for the next game
-    are shown)."""
-    assert kept.game is not None
-    if made is not None and made[0].pk == kept.game.pk and not made[0].is_over:
-        game, match = made
-    else:
-        loaded = Game.objects.filter(pk=kept.game.pk).first()
-        if loaded is None or loaded.is_over:
-            return _load(kept.table.pk)
-        game, match = loaded, loaded.live_match()
-    return TableState(kept.table, game, match, kept.players, kept.seated, earlier=kept.spectators)
+def _private_context(  # TEMP
+    game: Game, match: Match, players: list[GamePlayer], me: int | None
+) -> Context:
+    return selectors.build_context(game, match, players, me)
 
 
-def _load(table_id: int) -> TableState | None:
+def load(table_id: int) -> TableState | None:
+    """The table as the database has it now, or None if it is gone."""
     table = Table.objects.filter(pk=table_id).prefetch_related("seats__user").first()
     if table is None:
         return None
-    game = table.current_game()
     seated = frozenset(seat.user_id for seat in table.seats.all() if seat.user_id is not None)
+    game = table.current_game()
     if game is None:
-        return TableState(table, None, None, [], seated)
+        return TableState(table, None, seated)
     players = list(game.players.select_related("user"))
-    return TableState(table, game, game.live_match(), players, seated)
+    game.table = table
+    return TableState(table, Running(game, game.live_match(), players), seated)
 
 
 @dataclass
@@ -184,130 +216,39 @@ class Push:
     keys: Keys
 
 
-def render(
-    state: TableState,
-    user: Viewer,
-    *,
-    code: str,
-    csrf_token: str,
-    keys: Keys | None,
-    showing: tuple[int, int] | None = None,
-) -> Push:
-    """What the socket of ``user`` sends for ``state``: only the fragments whose keys differ
-    from ``keys``, what its screen shows; the whole table if that is not known (None), unless
-    the screen shows this very version (``showing``, said by a socket that reconnects), when
-    there is nothing to send."""
-    base = {"table": state.table, "user": user, "csrf_token": csrf_token, "code": code}
-    if state.game is None or state.match is None:
+def whole(state: TableState, user: Viewer, *, code: str, csrf: str) -> Push:
+    """The whole table as ``user`` sees it: for a socket that connects, or after a gap."""
+    base = {"table": state.table, "user": user, "csrf_token": csrf, "code": code}
+    game, match = state.game, state.match
+    if game is None or match is None:
         return Push(render_to_string("games/_live.html", base), None, {})
-    me = selectors.seat_among(state.players, user)
-    shared = me is None and _user_id(user) not in state.seated
-    resumed = keys is None and showing is not None and showing == state.shown
-    if shared and (keys is not None or resumed):
-        new, fragments = _spectator_fragments(state, base)
-        if resumed:
-            return Push("", state.shown, new)
-        assert keys is not None
-        changed = [name for name in FRAGMENTS if new[name] != keys.get(name)]
-        return Push("".join(fragments[name] for name in changed), state.shown, new)
-    context = {**base, **selectors.build_context(state.game, state.match, state.players, me)}
-    new = fragment_keys(context)
-    if resumed:
-        return Push("", state.shown, new)
-    if keys is None:
-        return Push(render_to_string("games/_live.html", context), state.shown, new)
+    me = state.seat_of(user)
+    context = {**base, **selectors.build_context(game, match, state.players, me)}
+    keys = state.keys(state.variant(user, code, csrf), user)
+    return Push(render_to_string("games/_live.html", context), state.shown, keys)
+
+
+def changed(state: TableState, user: Viewer, *, code: str, csrf: str, keys: Keys) -> Push:
+    """The fragments whose key differs from ``keys`` (what the screen shows, at an earlier
+    version of the same game), each rendered once for everyone it is for."""
+    variant = state.variant(user, code, csrf)
+    new = state.keys(variant, user)
     html = "".join(
-        render_to_string(f"games/table.html#{name}", context)
-        for name in FRAGMENTS
-        if new[name] != keys.get(name)
+        state.fragment(fragment, variant, user)
+        for fragment in fragments.FRAGMENTS
+        if new[fragment.id] != keys.get(fragment.id)
     )
     return Push(html, state.shown, new)
 
 
-def _spectator_fragments(state: TableState, base: dict[str, Any]) -> tuple[Keys, dict[str, str]]:
-    """Every fragment as a spectator sees it, worked out once a version for all of them (a
-    private table's spectators by the code they came in with, which its links carry); only
-    the fragments that changed since the version before are rendered again."""
-    assert state.game is not None and state.match is not None
-    code = base["code"]
-    with state.lock:
-        if code not in state.spectators:
-            context = {
-                **base,
-                "user": None,
-                "csrf_token": "",
-                **selectors.build_context(state.game, state.match, state.players, None),
-            }
-            keys = fragment_keys(context)
-            before_keys, before = state.earlier.get(code, ({}, {}))
-            state.spectators[code] = (
-                keys,
-                {
-                    name: before[name]
-                    if name in before and before_keys.get(name) == keys[name]
-                    else render_to_string(f"games/table.html#{name}", context)
-                    for name in FRAGMENTS
-                },
-            )
-        return state.spectators[code]
-
-
-def fragment_keys(context: dict[str, Any]) -> Keys:
-    """For each fragment of the board, the values from ``context`` that it shows: a fragment is
-    pushed again only when its key changes. The clock's seconds are left out: the page counts
-    them down itself from the deadline (which is in the key)."""
-    view, game = context["view"], context["game"]
-    players = context["players"]
+def public_news(state: TableState) -> dict[str, tuple[str, str]]:
+    """The fragments for everyone that changed since the version before, key and HTML, as a
+    move's news carries them to the other processes' spectators (those without an invite
+    code). Never a hand: only the public fragments."""
+    variant: Variant = (None, None, "", "")
+    keys = state.keys(variant, None)
     return {
-        "board-state": (game.pk, context["version"], view.phase, view.my_turn, context["me"]),
-        "status": context["status"],
-        "hand-end": repr((context["last_hand_summary"], context["hand_taken"])),
-        "timed-out": context["timed_out"],
-        "seats": repr((players, context["passing"], context["deadline_ms"])),
-        "trick": repr(
-            (
-                context["trick"],
-                context["completed_trick"],
-                context["last_trick"],
-                view.phase,
-                view.hand_number,
-            )
-        ),
-        "my-hand": repr(
-            (
-                context["me"],
-                context["hand_cards"],
-                view.my_turn,
-                context["passing"],
-                context["my_pass_done"],
-                view.direction,
-                view.passed,
-            )
-        ),
-        "controls": repr(
-            (
-                context["last_trick"] is not None,
-                context["me"],
-                game.is_over,
-                context["passing"],
-                context["my_pass_done"],
-                view.phase,
-                view.my_turn,
-                context["moon_choice"],
-                view.direction,
-            )
-        ),
-        "result": tuple(context["result_rows"]),
-        "scores": repr(
-            (
-                [(p.name, p.total) for p in players],
-                context["hand_rows"],
-                game.is_over,
-            )
-        ),
-        "fairness": (game.pk, game.is_over, context["seed_hex"], context["code"]),
+        fragment.id: (keys[fragment.id], state.fragment(fragment, variant, None))
+        for fragment in fragments.PUBLIC
+        if keys[fragment.id] != state.before.get(fragment.id)
     }
-
-
-def _user_id(user: Viewer) -> int | None:
-    return user.pk if user is not None and user.is_authenticated else None

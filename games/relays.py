@@ -1,35 +1,45 @@
-"""One relay a table a process: what the process's sockets at a table are sent, worked out once.
+"""One relay a table a process: the table's state in memory, its moves, and its screens' pushes.
 
-A daphne process that has sockets at a table joins the table's group once, with a channel of
-the table's relay, not once for each socket: a move's news then crosses Redis once for each
-process that shows the table, instead of once for each screen. The relay's one task takes the
-table's news and its sockets' own requests (the whole table on connecting, after a refused
-move) in the order they come, so the table is served by one serial writer in each process; the
-news that has piled up while a push was being made is taken together. News sent by this very
-process (a move made on one of its sockets) reaches the relay at once, not through Redis
-(games/broadcasts.py). For all of them it loads
-the table's state once and renders every socket's fragments in one job of the pool
-(games/live.py), then sends each socket its own.
+A daphne process with sockets at a table keeps one relay for it. The relay holds the table's
+state (games/live.py) and is the one serial writer of the table in the process: its one task
+takes, in the order they come, the moves of its sockets, their own requests (the whole table on
+connecting, after a refused move) and the news of other processes (a bot's move from a worker,
+the clock's sweep, seats taken, a move on another daphne), the news that piled up meanwhile
+taken together.
+
+A move from one of its sockets is judged against the state in memory and written in one round
+trip (games/services.py, :func:`services.act`); once it is in the database, the relay renders
+what changed once for the table (the fragments for everyone) and once for each seat whose own
+fragments changed (games/fragments.py), pushes each screen one frame, and sends the table's
+group one message for the other processes: the move's public events and version, with the
+fragments for everyone that changed, never a hand. A process whose only screens at the table are
+spectators' forwards those fragments as they are; one with players there loads the game from the
+database and renders. The relay joins the table's group once, with a channel of its own, so that
+a move crosses Redis once for each process that shows the table.
 
 A socket's screen is described by what :class:`Screen` keeps: the (game, version) it shows and
-the keys of its fragments. A message of a version the screen shows already is skipped; after a
-gap, every fragment that differs from the screen is pushed.
+the keys of its fragments. After a gap, every fragment that differs from the screen is pushed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from channels.layers import BaseChannelLayer
+from django.template.loader import render_to_string
 
-from . import broadcasts, live
+from moderation import gates
+
+from . import broadcasts, effects, live, selectors, services
 from .effects import table_group
-from .live import in_pool
+from .fragments import Keys
+from .live import TableState, in_pool
 from .selectors import Viewer
 
 log = logging.getLogger(__name__)
@@ -38,6 +48,10 @@ log = logging.getLogger(__name__)
 # and a Redis server that restarted has forgotten them all.
 REJOIN_SECONDS = 60.0
 RETRY_SECONDS = 0.5  # after the layer failed to deliver
+# How long a socket's moves go without looking at its person's sanctions again. A suspension
+# or a ban ends the person's games at once and closes their sockets (moderation/sanctions.py),
+# so a move kept from before one is refused anyway; the look gives the sanction's own reason.
+SANCTIONS_KEPT_SECONDS = 30.0
 
 
 @dataclass(eq=False)
@@ -50,7 +64,9 @@ class Screen:
     send: Callable[[str], Awaitable[None]]
     close: Callable[[int], Awaitable[None]]
     shown: tuple[int, int] | None = None  # (game, version)
-    keys: live.Keys | None = None  # what each fragment shows; None: nothing known
+    keys: Keys | None = None  # what each fragment shows; None: nothing known
+    checked: float = float("-inf")  # when its person's sanctions were last looked at
+    ready: bool = False  # accepted: news may be pushed to it
 
 
 @dataclass(eq=False)
@@ -64,13 +80,31 @@ class _Request:
 
 
 @dataclass(eq=False)
+class _Move:
+    """A move from a socket, already of the right shape (services.check_move_shape)."""
+
+    screen: Screen
+    action: str
+    cards: list[str]
+    choice: str
+    version: int
+    done: asyncio.Future[None]
+
+
+Item = dict[str, Any] | _Request | _Move
+Pushes = list[tuple[Screen, live.Push]]
+
+
+@dataclass(eq=False)
 class Relay:
     table_id: int
     layer: BaseChannelLayer
     screens: set[Screen] = field(default_factory=set)
     channel: str = ""
-    inbox: asyncio.Queue[dict[str, Any] | _Request] = field(default_factory=asyncio.Queue)
+    inbox: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    state: TableState | None = None
+    heard: tuple[int, int] | None = None  # the latest (game, version) the news told of
     _hear: Callable[[dict[str, Any]], object] = field(default=lambda message: None)
 
     @property
@@ -96,18 +130,41 @@ class Relay:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
-            if isinstance(item, _Request) and not item.done.done():
+            if not isinstance(item, dict) and not item.done.done():
                 item.done.set_result(None)
         try:
             await self.layer.group_discard(self.group, self.channel)
         except Exception as error:  # the membership lapses with the group's expiry
             log.warning("table %s relay could not leave its group: %r", self.table_id, error)
 
+    async def admits(self, user: Viewer, code: str | None) -> str | None:
+        """The invite code a screen of ``user`` carries on (see selectors.access_code), or
+        None if they may not watch the table: from the state in memory, loaded if need be."""
+        state = self.state
+        if state is None or state.stale:
+            state = await in_pool(live.load)(self.table_id)
+            if state is None:
+                return None
+            if self.state is None or self.state.stale:
+                self.state = state
+        if not state.admits(user, code):
+            return None
+        return selectors.access_code(state.table, code)
+
     async def request(self, screen: Screen, showing: tuple[int, int] | None = None) -> None:
         """Push the whole table to ``screen`` (nothing, if it shows ``showing`` and that is
         the latest), in turn with the table's news."""
         done = asyncio.get_running_loop().create_future()
         await self.inbox.put(_Request(screen, showing, done))
+        await done
+
+    async def move(
+        self, screen: Screen, action: str, cards: list[str], choice: str, version: int
+    ) -> None:
+        """Make a move of ``screen``'s person, in turn with the table's news; a refusal goes
+        to that screen alone."""
+        done = asyncio.get_running_loop().create_future()
+        await self.inbox.put(_Move(screen, action, cards, choice, version, done))
         await done
 
     async def _listen(self) -> None:
@@ -120,7 +177,7 @@ class Relay:
                 log.warning("table %s relay could not read its news: %r", self.table_id, error)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            if message.get("type") == "table.updated":
+            if message.get("type") == "table.updated" and message.get("origin") != self.channel:
                 await self.inbox.put(message)
 
     async def _rejoin(self) -> None:
@@ -137,95 +194,229 @@ class Relay:
             while not self.inbox.empty():
                 batch.append(self.inbox.get_nowait())
             try:
-                await self._push(batch)
+                waiting: list[dict[str, Any] | _Request] = []
+                for item in batch:
+                    if isinstance(item, _Move):
+                        if waiting:
+                            await self._push(waiting)
+                            waiting = []
+                        await self._move(item)
+                    else:
+                        waiting.append(item)
+                if waiting:
+                    await self._push(waiting)
             except asyncio.CancelledError:
                 raise
             except Exception:  # one bad push must not stop the table's news
                 log.exception("table %s relay failed to push", self.table_id)
+                self.state = None  # loaded again for what comes next
             finally:
                 for item in batch:
-                    if isinstance(item, _Request) and not item.done.done():
+                    if not isinstance(item, dict) and not item.done.done():
                         item.done.set_result(None)
+
+    # Moves ----------------------------------------------------------------------------
+
+    async def _move(self, move: _Move) -> None:
+        screens = list(self.screens)
+        try:
+            state, pushes, error = await in_pool(self._make)(move, screens)
+        except Exception:  # the socket must outlive a fault; the log has the details
+            log.exception("move on table %s failed", self.table_id)
+            self.state = None
+            await _quietly(
+                move.screen.send(flash("Something went wrong with that move: please try again"))
+            )
+            return
+        self.state = state
+        if state is not None and state.shown is not None:
+            self.heard = max(self.heard or state.shown, state.shown)
+        if error:
+            await _quietly(move.screen.send(flash(error)))
+        await self._send(pushes, state)
+
+    def _make(self, move: _Move, screens: list[Screen]) -> tuple[TableState | None, Pushes, str]:
+        """In a pool thread: the move judged against the state in memory and written; then
+        every screen's push, and the news to the other processes. Returns the state after it,
+        the pushes and the refusal to show the mover (or "")."""
+        state = self.state
+        if state is None or state.stale or (self.heard and state.shown != self.heard):
+            state = live.load(self.table_id)
+        if state is None:
+            return None, [], "This table is gone"
+        screen, user = move.screen, move.screen.user
+        game = state.game
+        try:
+            if user is None or not user.is_authenticated:
+                raise services.ServiceError("Sign in and take a seat to play")
+            if game is None:
+                raise services.ServiceError("The game has not started")
+            seat = state.seat_of(user)
+            if seat is None:
+                raise services.ServiceError(
+                    "You are watching this table: only its players can move"
+                )
+            if time.monotonic() - screen.checked > SANCTIONS_KEPT_SECONDS:
+                gates.check_may_play(user)  # type: ignore[arg-type]  # refused in its own words
+                screen.checked = time.monotonic()
+            resign = move.action == "resign"
+            outcome = services.act(
+                game.pk,
+                seat,
+                move.action,
+                version=None if resign else move.version,
+                cards=move.cards,
+                choice="resigned" if resign else move.choice,
+                held=state.running,
+                publish=False,
+            )
+        except services.StaleVersion as error:
+            if state.stale:
+                state = live.load(self.table_id)
+                if state is None:
+                    return None, [], str(error)
+            return (
+                state,
+                [(screen, live.whole(state, user, code=screen.code, csrf=screen.csrf))],
+                str(error),
+            )
+        except services.ServiceError as error:
+            if state.stale:  # another writer was first, and the move is refused now
+                loaded = live.load(self.table_id)
+                return loaded, [], str(error)
+            return state, [], str(error)
+        assert state.game is not None
+        news = effects.table_news(state.game.pk, outcome.version, outcome.events)
+        news["origin"] = self.channel
+        if state.game.is_over:  # the table changes too: its status, the seeds for a rematch
+            state = live.load(self.table_id)
+            if state is None:
+                return None, [], ""
+        else:
+            state.moved()
+            if not state.table.private:
+                news["public"] = live.public_news(state)
+        broadcasts.send({self.group: news}, here=False)
+        return state, self._pushes(state, screens), ""
+
+    # The table's news and its screens' requests -------------------------------------------
 
     async def _push(self, batch: list[dict[str, Any] | _Request]) -> None:
         news = [item for item in batch if isinstance(item, dict)]
         requests = [item for item in batch if isinstance(item, _Request)]
-        # The news's latest (game, version), or None: seats taken or left (no version), or
-        # only requests, either of which wants the table as it is now.
+        # Seats taken or left (news without a version) want the table as it is now.
         seating = any(message.get("version") is None for message in news)
-        latest = None if seating or not news else max(map(_shown_by, news))
-        targets = _targets(self.screens, news, latest, requests)
-        if not targets:
+        versions = [_shown_by(message) for message in news if message.get("version") is not None]
+        if versions:
+            latest = max(versions)
+            if self.heard is None or latest > self.heard:
+                self.heard = latest
+        if not seating and not requests and self._forward(news):
             return
-        at_least = None if requests else latest
-        # A move made in this process left the game row and match in memory (games/effects.py).
-        made = next((m["made"] for m in news if "made" in m and _shown_by(m) == latest), None)
-        state, pushes = await in_pool(_render_all)(self.table_id, at_least, targets, made)
-        for (screen, _, _), push in zip(targets, pushes, strict=True):
+        state = self.state
+        behind = state is not None and self.heard is not None and state.shown != self.heard
+        load = state is None or state.stale or seating or behind
+        screens = list(self.screens)
+        state, pushes = await in_pool(self._catch_up)(load, screens, requests, seating)
+        self.state = state
+        await self._send(pushes, state)
+
+    def _catch_up(
+        self, load: bool, screens: list[Screen], requests: list[_Request], seating: bool
+    ) -> tuple[TableState | None, Pushes]:
+        """In a pool thread: the state (loaded again if ``load``), and the push of every screen
+        behind it, and of every request."""
+        state = live.load(self.table_id) if load else self.state
+        if state is None:
+            return None, []
+        pushes = []
+        asked = {request.screen: request.showing for request in requests}
+        for screen in screens:
+            if not screen.ready and screen not in asked:
+                continue
+            if screen in asked:
+                showing = asked[screen]
+                if showing is not None and showing == state.shown and not seating:
+                    keys = state.keys(
+                        state.variant(screen.user, screen.code, screen.csrf), screen.user
+                    )
+                    pushes.append((screen, live.Push("", state.shown, keys)))
+                else:
+                    pushes.append(
+                        (screen, live.whole(state, screen.user, code=screen.code, csrf=screen.csrf))
+                    )
+            elif seating:
+                pushes.append(
+                    (screen, live.whole(state, screen.user, code=screen.code, csrf=screen.csrf))
+                )
+            elif screen.shown != state.shown:
+                pushes.append((screen, self._push_for(state, screen)))
+        return state, pushes
+
+    def _pushes(self, state: TableState, screens: list[Screen]) -> Pushes:
+        return [(screen, self._push_for(state, screen)) for screen in screens if screen.ready]
+
+    @staticmethod
+    def _push_for(state: TableState, screen: Screen) -> live.Push:
+        shown = screen.shown
+        if (
+            shown is None
+            or screen.keys is None
+            or state.shown is None
+            or shown[0] != state.shown[0]
+        ):
+            return live.whole(state, screen.user, code=screen.code, csrf=screen.csrf)
+        return live.changed(
+            state, screen.user, code=screen.code, csrf=screen.csrf, keys=screen.keys
+        )
+
+    def _forward(self, news: list[dict[str, Any]]) -> bool:
+        """Whether the news was served by forwarding what it carries, as it is: one move of
+        another process, every screen here a spectator (no invite code) showing the version
+        just before it. Nothing is loaded or rendered then."""
+        if len(news) != 1 or "public" not in news[0] or self.state is None or not self.screens:
+            return False
+        message = news[0]
+        game, version = _shown_by(message)
+        state = self.state
+        for screen in self.screens:
+            if not screen.ready:
+                return False
+            if screen.shown != (game, version - 1) or screen.keys is None:
+                return False
+            if state.variant(screen.user, screen.code, screen.csrf) != (None, None, "", ""):
+                return False
+        fragments: dict[str, tuple[str, str]] = message["public"]
+        for screen in list(self.screens):
+            assert screen.keys is not None
+            html = "".join(
+                text for name, (key, text) in fragments.items() if screen.keys.get(name) != key
+            )
+            screen.keys = {**screen.keys, **{name: key for name, (key, _) in fragments.items()}}
+            screen.shown = (game, version)
+            if html:
+                asyncio.get_running_loop().create_task(_quietly(screen.send(html)))
+        return True
+
+    async def _send(self, pushes: Pushes, state: TableState | None) -> None:
+        for screen, push in pushes:
+            if screen not in self.screens:
+                continue  # closed meanwhile
             if state is None:  # the table is gone
                 await _quietly(screen.close(4404))
                 continue
-            assert push is not None
-            if screen not in self.screens:
-                continue  # closed meanwhile
             screen.shown, screen.keys = push.shown, push.keys
             if push.html:
                 await _quietly(screen.send(push.html))
 
 
+def flash(error: str) -> str:
+    """The error line a socket shows its own client alone."""
+    return render_to_string("games/_flash.html", {"error": error})
+
+
 def _shown_by(message: dict[str, Any]) -> tuple[int, int]:
     return (int(message["game"]), int(message["version"]))
-
-
-def _targets(
-    screens: set[Screen],
-    news: list[dict[str, Any]],
-    latest: tuple[int, int] | None,
-    requests: list[_Request],
-) -> list[tuple[Screen, live.Keys | None, tuple[int, int] | None]]:
-    """Each screen that needs a push, with the keys to render against (None: the whole table)
-    and what a reconnecting screen says it shows."""
-    targets: dict[Screen, tuple[live.Keys | None, tuple[int, int] | None]] = {}
-    if news:
-        for screen in screens:
-            if latest is None:  # seats taken or left: the whole table again
-                targets[screen] = (None, None)
-            elif screen.shown is None or screen.shown[0] != latest[0]:
-                targets[screen] = (None, None)  # nothing shown yet, or another game
-            elif screen.shown[1] < latest[1]:
-                targets[screen] = (screen.keys, None)
-    for request in requests:
-        targets[request.screen] = (None, request.showing)
-    return [(screen, keys, showing) for screen, (keys, showing) in targets.items()]
-
-
-def _render_all(
-    table_id: int,
-    at_least: tuple[int, int] | None,
-    jobs: list[tuple[Screen, live.Keys | None, tuple[int, int] | None]],
-    made: live.Made | None = None,
-) -> tuple[live.TableState | None, list[live.Push | None]]:
-    """In a pool thread: the table's state loaded once (or taken from the move that ``made``
-    it), and each screen's push from it."""
-    state = live.state_for(table_id, at_least, made)
-    if state is None:
-        return None, [None] * len(jobs)
-    pushes: list[live.Push | None] = []
-    for screen, keys, showing in jobs:
-        if keys is not None and screen.shown == state.shown:
-            pushes.append(live.Push("", screen.shown, keys))  # nothing new for this screen
-            continue
-        pushes.append(
-            live.render(
-                state,
-                screen.user,
-                code=screen.code,
-                csrf_token=screen.csrf,
-                keys=keys,
-                showing=showing,
-            )
-        )
-    return state, pushes
 
 
 async def _quietly(sending: Awaitable[None]) -> None:

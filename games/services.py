@@ -18,8 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.db.models import F
+from django.db import IntegrityError, connections, models, transaction
 from django.utils import timezone
 
 from accounts.validators import invisible_character_in
@@ -299,11 +298,37 @@ def rematch(table_id: int, user: User) -> Game:
 # Moves -----------------------------------------------------------------------------------
 
 
+@dataclass
+class Running:
+    """A running game as a process holds it between moves: its row, the engine's state at the
+    row's version and its players. A move applies to it in place; if the move's write is then
+    refused (another writer was first), it is ``stale`` and must be loaded again."""
+
+    game: Game
+    match: Match
+    players: list[GamePlayer]
+    stale: bool = False
+
+
+def running(game_id: int) -> Running:
+    """The game as the database has it now: two reads, the row (with its snapshot, never the
+    whole log) and the players."""
+    game = Game.objects.select_related("table").get(pk=game_id)
+    return Running(game, game.live_match(), list(game.players.select_related("user")))
+
+
 @dataclass(frozen=True)
 class Outcome:
     version: int
     events: list[Any]
     match: Match  # the game's state after the move, at ``version``: read it, never change it
+
+
+class Conflict(Exception):
+    """The move's write was refused: another writer advanced the game first."""
+
+
+WRITE_TRIES = 3  # a move judged again after a refused write, against the game loaded again
 
 
 def act(
@@ -315,63 +340,165 @@ def act(
     cards: Iterable[str] = (),
     choice: str = "",
     timeout: bool = False,
+    held: Running | None = None,
+    publish: bool = True,
 ) -> Outcome:
     """Apply one move for ``seat``; ``version`` is the one the mover saw (None: trust it).
+
+    The move is judged against ``held`` (the game as the caller's process holds it: a table's
+    relay, games/relays.py) or the game loaded now, then written in one round trip that
+    appends it to the log and advances the game only if the game is still at the version it
+    was judged against (:func:`_write`). No lock is held while it is judged. If another
+    writer was first, the game is loaded again and the move judged again: a move made on the
+    table as it was is then refused as stale. ``publish`` False leaves the table's news to
+    the caller (the relay that made the move tells its own sockets and the other processes).
 
     A ``timeout`` move is the table's, made for a seat whose deadline has passed: it is
     refused (StaleVersion) unless the game is still waiting on that deadline. Under the strict
     clock, or at a player's third time-out in a row under the relaxed one, it ends the game
     against the seat instead.
     """
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.is_over:
-            raise ServiceError("The game is over")
-        match = game.live_match()
-        if version is not None and version != game.version:
-            # Passes are made at the same time: one seen before another seat's pass of the
-            # same hand still stands. Anything else made on an old table is refused.
-            hand_started = match.version - len(match.hand.moves)
-            if not (kind == "pass" and hand_started <= version < game.version):
-                raise StaleVersion()
-        if timeout:
-            kind, cards, choice = _timed_out(game, match, seat, kind, cards, choice)
+    for _ in range(WRITE_TRIES):
+        state = held if held is not None and not held.stale else running(game_id)
         try:
-            move = Move(kind, seat, tuple(parse_cards(list(cards))), choice, timeout)
-            events = match.apply(move)
-        except HeartsError as error:
-            raise ServiceError(str(error)) from error
-        game.version += 1
-        MoveRecord.of(game, game.version, match.moves[-1]).save()
-        game.keep_snapshot(match)
-        seats = {s: (bot, count) for s, bot, count in _seats_of(game)}
-        bots = {s for s, (bot, _) in seats.items() if bot}
-        if kind != "resign" and (timeout or seats[seat][1] != 0):  # else nothing to change
-            game.players.filter(seat=seat).update(
-                timeouts_in_a_row=F("timeouts_in_a_row") + 1 if timeout else 0
-            )
-        if match.result is not None:
-            _finish(game, match)
-            game.save()
-        else:
-            pause = effects.trick_pause(events)
-            _set_deadline(game, match, bots, keep=kind == "pass", pause=pause)
-            game.save(update_fields=["version", "snapshot", "deadline"])  # all a move changes
-        _after_change(game, match, bots, events)
-        return Outcome(game.version, events, match)
+            return _act_on(state, seat, kind, version, cards, choice, timeout, publish)
+        except Conflict:
+            held = None
+    raise ServiceError("The table is busy: please try that move again")
+
+
+def _act_on(
+    state: Running,
+    seat: int,
+    kind: str,
+    version: int | None,
+    cards: Iterable[str],
+    choice: str,
+    timeout: bool,
+    publish: bool,
+) -> Outcome:
+    game, match = state.game, state.match
+    if game.is_over:
+        raise ServiceError("The game is over")
+    if version is not None and version != game.version:
+        # Passes are made at the same time: one seen before another seat's pass of the
+        # same hand still stands. Anything else made on an old table is refused.
+        hand_started = match.version - len(match.hand.moves)
+        if not (kind == "pass" and hand_started <= version < game.version):
+            raise StaleVersion()
+    if timeout:
+        kind, cards, choice = _timed_out(state, seat, kind, cards, choice)
+    try:
+        move = Move(kind, seat, tuple(parse_cards(list(cards))), choice, timeout)
+        events = match.apply(move)  # refuses a move it cannot make before changing anything
+    except HeartsError as error:
+        raise ServiceError(str(error)) from error
+    state.stale = True  # until the write is in: the match has moved on, the row not yet
+    before = game.version
+    game.version += 1
+    record = MoveRecord.of(game, game.version, match.moves[-1])
+    game.keep_snapshot(match)
+    bots = {p.seat for p in state.players if p.is_bot}
+    player = next(p for p in state.players if p.seat == seat)
+    count = player.timeouts_in_a_row
+    if kind != "resign":
+        count = count + 1 if timeout else 0
+    if match.result is not None:
+        _finish(game, match)
+        with transaction.atomic():
+            if not _write(game, before, record, finished=True):
+                raise Conflict
+            _count_timeouts(game, player, count)
+            _after_finish(game)
+    else:
+        _set_deadline(game, match, bots, keep=kind == "pass", pause=effects.trick_pause(events))
+        if count != player.timeouts_in_a_row:  # rare: a time-out, or a move after one
+            with transaction.atomic():
+                if not _write(game, before, record):
+                    raise Conflict
+                _count_timeouts(game, player, count)
+        elif not _write(game, before, record):
+            raise Conflict
+    state.stale = False
+    _after_change(game, match, bots, events, publish=publish)
+    return Outcome(game.version, events, match)
+
+
+def _write(game: Game, before: int, record: MoveRecord, *, finished: bool = False) -> bool:
+    """Append ``record`` to the log and save the game's new version, snapshot and deadline
+    (and, ``finished``, its status, result and end), only if the game is still at version
+    ``before``; whether it was. On PostgreSQL one statement, so one round trip, that needs no
+    transaction around it; the log's unique (game, number) is the backstop of the version's
+    check. Elsewhere (SQLite, in the process) an update and an insert in a transaction."""
+    record.created_at = timezone.now()
+    fields: dict[str, Any] = {
+        "version": game.version,
+        "snapshot": game.snapshot,
+        "deadline": game.deadline,
+    }
+    if finished:
+        fields.update(
+            status=game.status, result=game.result, finished_at=game.finished_at, deadline=None
+        )
+    connection = connections[Game.objects.db]
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            moved = Game.objects.filter(
+                pk=game.pk, version=before, status=Game.Status.PLAYING
+            ).update(**fields)
+            if moved:
+                record.save(force_insert=True)
+            return bool(moved)
+    settings_sql, values = [], []
+    for name, value in fields.items():
+        column = _field(Game, name)
+        settings_sql.append(f"{column.column} = %s")
+        values.append(column.get_db_prep_save(value, connection))
+    log_fields = [_field(MoveRecord, name) for name in _LOG_COLUMNS]
+    sql = (
+        f"WITH moved AS (UPDATE {Game._meta.db_table} SET {', '.join(settings_sql)} "
+        f"WHERE id = %s AND version = %s AND status = %s RETURNING id) "
+        f"INSERT INTO {MoveRecord._meta.db_table} "
+        f"(game_id, {', '.join(str(f.column) for f in log_fields)}) "
+        f"SELECT id, {', '.join(['%s'] * len(log_fields))} FROM moved"
+    )
+    values += [game.pk, before, Game.Status.PLAYING]
+    values += [f.get_db_prep_save(getattr(record, f.attname), connection) for f in log_fields]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            return cursor.rowcount == 1
+    except IntegrityError:  # the backstop: another writer logged this number
+        return False
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
+_LOG_COLUMNS = ("number", "kind", "seat", "cards", "choice", "timeout", "created_at")
+
+
+def _count_timeouts(game: Game, player: GamePlayer, count: int) -> None:
+    if count != player.timeouts_in_a_row:
+        GamePlayer.objects.filter(game=game, seat=player.seat).update(timeouts_in_a_row=count)
+        player.timeouts_in_a_row = count
 
 
 def _timed_out(
-    game: Game, match: Match, seat: int, kind: str, cards: Iterable[str], choice: str
+    state: Running, seat: int, kind: str, cards: Iterable[str], choice: str
 ) -> tuple[str, Iterable[str], str]:
     """The move the table makes for a seat out of time: the safe one offered, or the end."""
+    game, match = state.game, state.match
     if game.deadline is None or timezone.now() < game.deadline:
         raise StaleVersion()  # early, or the turn has been played
     if seat not in seats_to_act(match):
         raise StaleVersion()
     if match.rules.clock is Clock.STRICT:
         return "resign", (), "timed out"
-    player = game.players.get(seat=seat)
+    player = next(p for p in state.players if p.seat == seat)
     if not player.is_bot and player.timeouts_in_a_row + 1 >= TIMEOUTS_TO_LEAVE:
         return "resign", (), "left"
     return kind, cards, choice
@@ -419,6 +546,7 @@ def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:
 
 
 def _finish(game: Game, match: Match) -> None:
+    """The row of a game ``match`` has just ended, in memory: saved by the move's write."""
     result = match.result
     assert result is not None
     game.status = Game.Status.FINISHED
@@ -430,6 +558,11 @@ def _finish(game: Game, match: Match) -> None:
     }
     game.finished_at = timezone.now()
     game.deadline = None
+
+
+def _after_finish(game: Game) -> None:
+    """In the transaction of a game's last move: the table closes, the game is rated and the
+    gates hear how it ended."""
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED)
     rate_game(game)
     gates.after_game(game)
@@ -445,11 +578,12 @@ def seats_to_act(match: Match) -> list[int]:
     return [hand.turn] if hand.turn >= 0 else []
 
 
-def _after_change(game: Game, match: Match, bots: set[int], events: Sequence[Event] = ()) -> None:
-    """After commit (games/effects.py): the table hears of ``events``, the lobby of a game
-    started or over, and the bots are woken if one is to move (people's deadline is on the
-    game row, for the sweep). This process's sockets at the table are shown the game and
-    match as they are here, not loaded again."""
+def _after_change(
+    game: Game, match: Match, bots: set[int], events: Sequence[Event] = (), *, publish: bool = True
+) -> None:
+    """After commit (games/effects.py): the table hears of ``events`` (unless ``publish`` is
+    False: the caller tells it), the lobby of a game started or over, and the bots are woken
+    if one is to move (people's deadline is on the game row, for the sweep)."""
     waiting = seats_to_act(match)
     effects.game_changed(
         game.table_id,
@@ -458,7 +592,7 @@ def _after_change(game: Game, match: Match, bots: set[int], events: Sequence[Eve
         events,
         lobby=game.version == 0 or game.is_over,
         bots_to_move=any(seat in bots for seat in waiting),
-        made=None if game.is_over else (game, match),
+        table=publish,
     )
 
 

@@ -72,26 +72,36 @@ def time_out(game_id: int, version: int) -> int:
     """The table's moves for the seats whose deadline at ``version`` has passed: the bot's
     safe card or pass for people (a time-out, see :func:`services.act`), the bots' own moves
     for bots whose task never came. Returns the number of moves made."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.is_over or game.version != version:
+    try:
+        state = services.running(game_id)
+    except Game.DoesNotExist:
+        return 0
+    game, match = state.game, state.match
+    if game.is_over or game.version != version:
         return 0
     if game.deadline is None or timezone.now() < game.deadline:
         return 0
-    match = game.live_match()
-    bots = services.bot_seats(game)
+    bots = {p.seat for p in state.players if p.is_bot}
     waiting = services.seats_to_act(match)
     made = 0
     if any(seat in bots for seat in waiting):
-        made += play_bots(game_id, version)
+        made += play_bots(game_id, version, state)
     safe = safe_bot()
     for seat in waiting:
         if seat in bots:
             continue
-        view = seat_view(match, seat)
+        view = seat_view(state.match, seat)
         kind, cards, choice = decide(safe, view)
         try:
             services.act(
-                game_id, seat, kind, version=version, cards=cards, choice=choice, timeout=True
+                game_id,
+                seat,
+                kind,
+                version=version,
+                cards=cards,
+                choice=choice,
+                timeout=True,
+                held=state,
             )
         except services.ServiceError:  # moved meanwhile (StaleVersion), or over
             return made
@@ -101,30 +111,34 @@ def time_out(game_id: int, version: int) -> int:
     return made
 
 
-def play_bots(game_id: int, version: int) -> int:
+def play_bots(game_id: int, version: int, state: services.Running | None = None) -> int:
     """Make the moves the bots owe at ``version``: every bot's pass, or one card or choice.
     Returns the number of moves made."""
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
-    if game is None or game.is_over or game.version != version:
+    if state is None:
+        try:
+            state = services.running(game_id)
+        except Game.DoesNotExist:
+            return 0
+    if state.game.is_over or state.game.version != version:
         return 0
-    match = game.live_match()
-    bots = services.bot_seats(game)
-    bot = make_bot(game.table.bot_level)
+    bots = {p.seat for p in state.players if p.is_bot}
+    bot = make_bot(state.game.table.bot_level)
     made = 0
-    for seat in services.seats_to_act(match):
+    for seat in services.seats_to_act(state.match):
         if seat not in bots:
             continue
-        view = seat_view(match, seat)
+        view = seat_view(state.match, seat)
         kind, cards, choice = decide(bot, view)
         try:
-            outcome = services.act(game_id, seat, kind, version=version, cards=cards, choice=choice)
+            outcome = services.act(
+                game_id, seat, kind, version=version, cards=cards, choice=choice, held=state
+            )
         except services.StaleVersion:
             return made  # somebody else moved first; their move scheduled what comes next
         made += 1
         version = outcome.version
         if view.phase is not Phase.PASSING:
             return made  # one card at a time, so that people can follow the play
-        match = outcome.match  # the next bot's pass is chosen from the game after this one
     return made
 
 

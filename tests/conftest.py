@@ -24,12 +24,3 @@ if os.environ.get("CI"):
 
 
 import pytest  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _fresh_live_tables() -> None:
-    """What a process keeps of its tables' latest states (games/live.py) is of this test only:
-    another test's database may number its tables and games alike."""
-    from games import live
-
-    live.forget()

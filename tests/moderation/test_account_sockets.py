@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import consumers, services
+from games import relays, services
 from games.models import Game
 from moderation import sanctions
 from moderation.models import Sanction
@@ -114,7 +114,7 @@ async def test_a_ban_that_missed_the_socket_refuses_its_moves_after_earlier_ones
     await sync_to_async(Sanction.objects.create)(
         user=people[1], kind=Sanction.Kind.BAN, reason="Cheating.", staff=staff
     )
-    monkeypatch.setattr(consumers, "MOVER_KEPT_SECONDS", 0.0)  # as once that time has passed
+    monkeypatch.setattr(relays, "SANCTIONS_KEPT_SECONDS", 0.0)  # as once that time has passed
 
     await socket.send_to(text_data=json.dumps(htmx_move("resign")))
 
