@@ -693,12 +693,39 @@ def run_round(
         "bytes_median": statistics.median(stats.sizes) if stats.sizes else 0,
         "bytes_mean": statistics.fmean(stats.sizes) if stats.sizes else 0,
         "cpu_percent": cpu_percent(cpu_before, cpu_after, wall),
+        "site_cpu_ms_a_move": site_cpu_ms_a_move(stats.games, since, until, cpu_before, cpu_after),
         "screens_ports": {str(game): ports for game, ports in stats.sockets.items()},
         "games": sorted(stats.games),
     }
     if args.bots:
         figures["bots"] = bot_figures(since, until, cpu_before, cpu_after, count)
     return figures
+
+
+def site_cpu_ms_a_move(
+    games: set[int],
+    since: float,
+    until: float,
+    cpu_before: dict[str, float],
+    cpu_after: dict[str, float],
+) -> float:
+    """The CPU of all the site's processes (the daphnes, the workers, beat, Redis and the
+    database's backends; not the clients) over the moves logged between the readings."""
+    from datetime import UTC, datetime
+
+    from games.models import MoveRecord
+
+    moves = MoveRecord.objects.filter(
+        game_id__in=games,
+        created_at__gte=datetime.fromtimestamp(since, UTC),
+        created_at__lt=datetime.fromtimestamp(until, UTC),
+    ).count()
+    spent = sum(
+        seconds - cpu_before.get(name, 0.0)
+        for name, seconds in cpu_after.items()
+        if name != "clients"
+    )
+    return 1000 * spent / moves if moves else float("nan")
 
 
 def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
@@ -733,6 +760,7 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     )
     cpu = ", ".join(f"{name} {share:.0f}%" for name, share in figures["cpu_percent"].items())
     print(f"CPU (100% = one core): {cpu}")
+    print(f"CPU of all the site's processes: {figures['site_cpu_ms_a_move']:.1f} ms a move")
     if "bots" in figures:
         print_bots(figures["bots"])
 

@@ -1,22 +1,25 @@
-"""What one move costs the server early in a long match and late in it: ``services.act``, then
-what the table's relay does with the news (games/relays.py): load the table's state once, and
-render the fragments that changed for each of the four players and a spectator. A move starts
-from the game's snapshot, not from its whole log, so the two figures should be within 15% of
-each other. The pushes are timed both as another process makes them (the state loaded from
-the database) and as the move's own process does (the state the move left in memory). The
-whole table, as a socket that connects is sent it, is timed too.
+"""What one move costs the process that holds its table: database round trips, fragments
+rendered and CPU, for a table of four players and for four players and ten spectators, early in
+a long match and late in it.
 
-Four people play one Standard match with the target raised to 500 points, on SQLite in a
-directory of its own. At move 50, and at the same move of a hand about move 500 (a card to
-the same trick of the deal), the same move is made again and again, each time in a
-transaction that is rolled back, and the median is printed (the machine is noisy).
+Each move goes the way a move from a table's socket goes (games/relays.py, ``Relay._make``):
+judged against the table's state in memory, written in one conditional statement, then the news
+for the other processes and every screen's push. Round trips are the SQL statements the move
+sends (counted by Django); renders are the board's fragments rendered (games/fragments.py). The
+screens are kept up to date as their sockets' would be, so each move pushes only what changed.
 
-    python bench/move_cost.py [--repeats 200]
+Four people play one Standard match with the target raised to 500 points; the figures are of
+``--moves`` moves (default 200) from move 50 and from about move 500, medians and the worst,
+on PostgreSQL (a database of its own on 127.0.0.1:5432, dropped at the end) or ``--database
+sqlite`` (a file in a directory of its own).
+
+    python bench/move_cost.py [--moves 200] [--database sqlite]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import secrets
@@ -29,10 +32,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+POSTGRES = "postgres://postgres@127.0.0.1:5432"
 POINTS = (50, 500)
+SPECTATORS = 10
 
 
-def _setup(var_dir: str) -> None:
+def _setup(var_dir: str, database: str | None) -> None:
     for key in ("DATABASE_URL", "REDIS_URL"):
         os.environ.pop(key, None)
     os.environ.update(
@@ -40,6 +45,8 @@ def _setup(var_dir: str) -> None:
         HEARTS_VAR_DIR=var_dir,
         SECRET_KEY=secrets.token_urlsafe(50),
     )
+    if database:
+        os.environ["DATABASE_URL"] = f"{POSTGRES}/{database}"
     import django
 
     django.setup()
@@ -49,132 +56,143 @@ def _setup(var_dir: str) -> None:
     call_command("migrate", "--noinput", verbosity=0)
 
 
-def _next_move(game_id: int) -> tuple[int, str, list[str], str]:
-    """The seat the game waits for and a plain move for it: the lowest legal card, its first
+def _postgres(*statements: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
+        for statement in statements:
+            connection.execute(statement.encode())
+
+
+def _next_move(state: Any) -> tuple[Any, str, list[str], str]:
+    """The seat the game waits for and a plain move for it: its lowest legal card, its first
     three cards to pass, or 'others' for a moon."""
     from games.engine import Phase
-    from games.models import Game
 
-    match = Game.objects.get(pk=game_id).live_match()
-    hand = match.hand
+    hand = state.match.hand
     if hand.phase is Phase.PASSING:
-        seat = next(s for s in range(match.players) if not hand.has_passed(s))
+        seat = next(s for s in range(state.match.players) if not hand.has_passed(s))
         return seat, "pass", [str(card) for card in hand.holding(seat)[:3]], ""
     if hand.phase is Phase.MOON_CHOICE:
         return hand.turn, "moon", [], "others"
     return hand.turn, "play", [str(hand.legal_plays(hand.turn)[0])], ""
 
 
-def _at(game_id: int, point: int, within: int | None) -> bool:
-    """Whether the next move is the ``point``-th, or (``within`` given) the first from about
-    there that is the same move of its hand as the first point's."""
-    from games.models import Game
-
-    game = Game.objects.get(pk=game_id)
-    if within is None:
-        return game.version >= point - 1
-    return game.version >= point - 60 and len(game.live_match().hand.moves) == within
-
-
-def _one_move(
-    game_id: int, move: tuple[int, str, list[str], str], viewers: list[Any], *, here: bool
-) -> tuple[float, float]:
-    """Seconds for the move and its pushes (``here``: from what the move left in memory, as
-    in its own process), and for one whole table, in a transaction rolled back afterwards."""
-    from django.db import transaction
-
-    from games import effects, live, relays, services
-    from games.models import Game
-
-    seat, kind, cards, choice = move
-    game = Game.objects.get(pk=game_id)
-    live.forget()
-    before = live.state_for(game.table_id)
-    assert before is not None
-    screens = []
-    for viewer in viewers:
-        screen = relays.Screen(viewer, "", "", _unused, _unused)
-        push = live.render(before, viewer, code="", csrf_token="", keys=None)
-        screen.shown, screen.keys = push.shown, push.keys
-        screens.append(screen)
-    made: list[Any] = []
-    told = effects.game_changed
-    effects.game_changed = lambda *args, **kwargs: made.append(kwargs.get("made"))  # type: ignore[assignment]
-    try:
-        with transaction.atomic():
-            start = time.perf_counter()
-            services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
-            # What the table's relay does with the news: one state, every screen's fragments.
-            jobs = [(screen, screen.keys, None) for screen in screens]
-            shown = (game_id, game.version + 1)
-            given = made[0] if here else None
-            state, _ = relays._render_all(game.table_id, shown, jobs, given)
-            assert state is not None
-            pushes = time.perf_counter() - start
-            start = time.perf_counter()
-            live.render(state, viewers[0], code="", csrf_token="", keys=None)
-            whole = time.perf_counter() - start
-            transaction.set_rollback(True)
-    finally:
-        effects.game_changed = told  # type: ignore[assignment]
-    return pushes, whole
-
-
 async def _unused(*args: Any) -> None:
     raise AssertionError("nothing is sent here")
 
 
+class Table:
+    """A table's relay in this process, with the screens of its viewers kept up to date."""
+
+    def __init__(self, table_id: int, viewers: list[Any]) -> None:
+        from channels.layers import get_channel_layer
+
+        from games import live, relays
+
+        self.relay = relays.Relay(table_id, get_channel_layer())
+        self.relay.channel = "bench"
+        self.relay.state = live.load(table_id)
+        self.screens: list[relays.Screen] = []
+        self.people = {viewer.pk: viewer for viewer in viewers if viewer.is_authenticated}
+        for viewer in viewers:
+            screen = relays.Screen(viewer, "", "csrf", _unused, _unused, ready=True)
+            assert self.relay.state is not None
+            push = live.whole(self.relay.state, viewer, code="", csrf="csrf")
+            screen.shown, screen.keys = push.shown, push.keys
+            self.screens.append(screen)
+
+    def move(self) -> tuple[int, int, float]:
+        """One move: its round trips, its renders and its CPU seconds."""
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        from games import fragments, relays
+
+        state = self.relay.state
+        assert state is not None and state.running is not None
+        seat, kind, cards, choice = _next_move(state.running)
+        player = next(p for p in state.players if p.seat == seat)
+        mover = next(s for s in self.screens if s.user.pk == player.user_id)
+        mover.checked = time.monotonic()  # its sanctions looked at a moment ago
+        assert state.game is not None
+        done: asyncio.Future[None] = asyncio.Future(loop=_loop)
+        move = relays._Move(mover, kind, cards, choice, state.game.version, done)
+        renders = fragments.renders
+        with CaptureQueriesContext(connection) as queries:
+            start = time.process_time()
+            new, pushes, error = self.relay._make(move, self.screens)
+            cpu = time.process_time() - start
+        assert not error, error
+        self.relay.state = new
+        for screen, push in pushes:
+            screen.shown, screen.keys = push.shown, push.keys
+        return len(queries), fragments.renders - renders, cpu
+
+
+_loop = asyncio.new_event_loop()
+
+
+def _figures(costs: list[tuple[int, int, float]]) -> str:
+    trips = [c[0] for c in costs]
+    renders = [c[1] for c in costs]
+    cpu = [c[2] * 1000 for c in costs]
+    return (
+        f"round trips {statistics.mean(trips):.2f} a move (most {max(trips)}), "
+        f"renders {statistics.mean(renders):.1f} (most {max(renders)}), "
+        f"CPU median {statistics.median(cpu):.2f} ms, p90 "
+        f"{statistics.quantiles(cpu, n=10)[-1]:.2f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=200, help="moves measured at each point")
+    parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="hearts-move-cost-") as var_dir:
-        _setup(var_dir)
-        from django.contrib.auth.models import AnonymousUser, User
+    database = f"hearts_cost_{os.getpid()}" if args.database == "postgres" else None
+    if database:
+        _postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
+    try:
+        with tempfile.TemporaryDirectory(prefix="hearts-move-cost-") as var_dir:
+            _setup(var_dir, database)
+            _measure(args)
+            from django.db import connections
 
-        from games import services
-        from games.models import Game
+            connections.close_all()
+    finally:
+        if database:
+            _postgres(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
-        people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
-        viewers = [*people, AnonymousUser()]
-        games, within = [], None  # the move's place in its hand: the same at both points
+
+def _measure(args: argparse.Namespace) -> None:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    from games import services
+
+    people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
+    watchers: list[Any] = [User.objects.create_user(f"watcher{n}") for n in range(SPECTATORS - 1)]
+    watchers.append(AnonymousUser())
+    print(f"database: {args.database}; {args.moves} moves from each point")
+    for label, viewers in (
+        ("four players", people),
+        (f"four players and {SPECTATORS} spectators", [*people, *watchers]),
+    ):
+        host = people[0]
+        table = services.create_table(host, preset="custom", options={"target": 500})
+        for index, person in enumerate(people[1:], start=1):
+            services.take_seat(table.pk, person, index)
+        services.start_game(table.pk, host)
+        at = Table(table.pk, viewers)
         for point in POINTS:
-            table = services.create_table(people[0], preset="custom", options={"target": 500})
-            for index, person in enumerate(people[1:], start=1):
-                services.take_seat(table.pk, person, index)
-            game_id = services.start_game(table.pk, people[0]).pk
-            while not _at(game_id, point, within):
-                seat, kind, cards, choice = _next_move(game_id)
-                services.act(game_id, seat, kind, version=None, cards=cards, choice=choice)
-            game = Game.objects.get(pk=game_id)
-            assert not game.is_over, "the match ended too soon: raise the target"
-            within = len(game.live_match().hand.moves)
-            games.append((game, _next_move(game_id)))
-        # The two points and the two ways take turns, so that the machine's swings fall on
-        # all alike.
-        times: list[list[float]] = [[] for _ in POINTS]
-        heres: list[list[float]] = [[] for _ in POINTS]
-        wholes: list[list[float]] = [[] for _ in POINTS]
-        for round in range(10 + args.repeats):
-            for (game, move), samples, here, whole in zip(games, times, heres, wholes, strict=True):
-                pushes, one = _one_move(game.pk, move, viewers, here=False)
-                kept, _ = _one_move(game.pk, move, viewers, here=True)
-                if round >= 10:  # the first rounds warm the caches (templates, queries)
-                    samples.append(pushes)
-                    here.append(kept)
-                    whole.append(one)
-        figures = [statistics.median(samples) for samples in times]
-        for (game, _), figure, here, whole in zip(games, figures, heres, wholes, strict=True):
-            print(
-                f"move {game.version + 1} (hand {game.live_match().hand.number}, its move "
-                f"{within + 1}): {figure * 1000:.2f} ms (act, the state loaded once, the "
-                "changed fragments pushed to four players and a spectator; median of "
-                f"{args.repeats}); {statistics.median(here) * 1000:.2f} ms in the move's own "
-                "process (the state from memory); the whole table for one player "
-                f"{statistics.median(whole) * 1000:.2f} ms"
-            )
-        early, late = figures
-        print(f"late in the match a move costs {100 * (late - early) / early:+.1f}% against early")
+            while True:
+                state = at.relay.state
+                assert state is not None and state.game is not None
+                if state.game.version >= point - 1:
+                    break
+                at.move()
+            costs = [at.move() for _ in range(args.moves)]
+            print(f"{label}, from move {point}: {_figures(costs)}")
 
 
 if __name__ == "__main__":

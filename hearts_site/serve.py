@@ -29,6 +29,9 @@ from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ASGI_APPLICATION = "hearts_site.asgi:application"
+# daphne gives a socket 5 s to be accepted by default; a round of tables sitting down at once
+# queues the handshakes (a session read each) behind each other, so it gets longer.
+DAPHNE_OPTIONS = ("--websocket_connect_timeout", "30")
 LISTENER = "--stop-when-fatal"  # the argument that runs this module as supervisord's listener
 
 
@@ -84,7 +87,12 @@ def programs(var_dir: Path, host: str, port: int, redis_port: int | None) -> lis
     listed = [
         Program("worker", f"{celery} -A hearts_site worker --loglevel INFO --concurrency 2", 20),
         Program("beat", f"{celery} -A hearts_site beat --loglevel INFO --schedule {schedule}", 20),
-        Program("web", f"{daphne} -b {shlex.quote(host)} -p {port} {ASGI_APPLICATION}", 30),
+        Program(
+            "web",
+            f"{daphne} -b {shlex.quote(host)} -p {port} {' '.join(DAPHNE_OPTIONS)} "
+            f"{ASGI_APPLICATION}",
+            30,
+        ),
     ]
     if redis_port is not None:
         redis = Program("redis", redis_command(var_dir, redis_port), 10, starting=1, retries=10)

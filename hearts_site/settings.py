@@ -126,26 +126,35 @@ REDIS_SOCKET_TIMEOUT = 10.0
 REDIS_CONNECT_TIMEOUT = 5.0
 # Connections each process may open to Redis for the channel layer.
 REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)
+# The channel layer: channels-redis's core layer ("core": each group kept in a sorted set, a
+# message queued on each member's list) or its pub/sub layer ("pubsub": one PUBLISH a group
+# send, to the processes subscribed). See README, "Load".
+CHANNEL_LAYER_KIND = env_str("HEARTS_CHANNEL_LAYER", "core")
+if CHANNEL_LAYER_KIND not in ("core", "pubsub"):
+    raise EnvironmentError_("HEARTS_CHANNEL_LAYER must be core or pubsub")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
-                        # redis-py's pool refuses the 101st connection at once: hundreds of
-                        # sockets joining their groups together need more (Redis takes 10,000).
-                        "max_connections": REDIS_MAX_CONNECTIONS,
-                    }
-                ],
-                "capacity": 1500,
-                "expiry": 30,
-            },
-        }
+    _redis_host = {
+        "address": REDIS_URL,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        # redis-py's pool refuses the 101st connection at once: hundreds of sockets joining
+        # their groups together need more (Redis takes 10,000).
+        "max_connections": REDIS_MAX_CONNECTIONS,
     }
+    if CHANNEL_LAYER_KIND == "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [_redis_host]},
+            }
+        }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [_redis_host], "capacity": 1500, "expiry": 30},
+            }
+        }
 else:
     # Management commands run without Redis; the site itself is always started with it.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ASGI_APPLICATION = "hearts_site.asgi:application"
+sys.path.insert(0, str(ROOT))
+
+from hearts_site.serve import ASGI_APPLICATION, DAPHNE_OPTIONS  # noqa: E402
 
 
 def free_port() -> int:
@@ -56,7 +58,15 @@ class Layout:
     def commands(self) -> dict[str, list[str]]:
         celery = [_tool("celery"), "-A", "hearts_site"]
         listed = {
-            f"web{i + 1}": [_tool("daphne"), "-b", self.host, "-p", str(port), ASGI_APPLICATION]
+            f"web{i + 1}": [
+                _tool("daphne"),
+                "-b",
+                self.host,
+                "-p",
+                str(port),
+                *DAPHNE_OPTIONS,
+                ASGI_APPLICATION,
+            ]
             for i, port in enumerate(self.ports)
         }
         for i in range(self.workers):
