@@ -1,17 +1,14 @@
 """Websockets: the live table and the lobby.
 
 A table socket may watch (anyone) or play (the person in a seat). Every move is one small JSON
-message; the consumer checks its shape, then calls the service in a thread. Errors go back to
-that socket only. What the socket's screen is sent is the table's relay's work
-(games/relays.py): one a table a process, in the table's group for all the process's sockets
-there. When it hears ``table.updated`` (the game, its new version and the public part of what
-happened: cards played, tricks taken, never a card still hidden; see games/effects.py), it
-pushes each socket only the fragments that changed for its own seat (games/live.py). A socket
-that reconnects says what its screen shows (``?shown=game.version``): it gets the whole table if
-it missed anything, else nothing.
+message; the consumer checks its shape and hands it to the table's relay in this process
+(games/relays.py), which holds the table in memory, judges and writes the move, and pushes
+every screen what changed. Errors go back to that socket only. A socket that reconnects says
+what its screen shows (``?shown=game.version``): it gets the whole table if it missed
+anything, else nothing.
 
-The work runs in threads of the process's pool, not on the one thread Channels keeps for
-synchronous code, so that a move waiting on the database does not hold up every other table.
+Who may watch is judged from the table the relay holds, so a socket's handshake costs no
+database call once its table is served here (Channels' session and user lookup aside).
 """
 
 from __future__ import annotations

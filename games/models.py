@@ -3,7 +3,7 @@
 The move log and the seed are the source of truth: ``Game.match()`` rebuilds the engine's state
 from them. Live play reads ``Game.live_match()`` instead, from the snapshot the services save
 with every move, so a move's work does not grow with the game. Nothing here changes a game:
-``games.services`` does, under a lock.
+``games.services`` does, by a write conditional on the game's version.
 """
 
 from __future__ import annotations

@@ -1,10 +1,13 @@
 """The write path: every change to a table or a game goes through these functions.
 
-A move is checked and applied in one transaction that holds a lock on the game row: lock,
-check the version the client saw, restore the engine's state from the game's snapshot (never
-the whole log), apply, append to the log, save with version + 1 and the new snapshot. Only
-after the commit are the tables told (never a hidden card) and the bots woken. People,
-bots and time-outs all come through :func:`act`.
+A move is judged against the game as the caller's process holds it (a table's relay keeps its
+running game in memory, games/relays.py) or as loaded from the game's snapshot (never the whole
+log), applied, then written in one round trip: appended to the log and the game saved with
+version + 1, its new snapshot and deadline, only if the game is still at the version it was
+judged on. The database arbitrates between writers; no lock is held while a move is judged.
+A refused write means another writer was first: the game is loaded again and the move judged
+again. Only once the move is in the database are the tables told (never a hidden card) and the
+bots woken. People, bots and time-outs all come through :func:`act`.
 """
 
 from __future__ import annotations
