@@ -112,8 +112,9 @@ class Client:
         """A push: the screen takes it in, and it tells what became of the move in flight."""
         my_turn = self.screen.my_turn
         self.screen.update(message)
-        # Whose turn it is, from the seat's own controls (their play button): the board's
-        # data-my-turn is pushed as the fragment rendered once for everyone, for no seat.
+        # Whose turn it is, from the seat's own controls (their play button). The board's
+        # data-my-turn comes in a fragment rendered alike for everyone, where it speaks for
+        # no seat (bench/load.py's Screen reads it, and waits for a turn that never shows).
         if 'class="controls"' in message:
             my_turn = 'id="play-button"' in message
         self.screen.my_turn = my_turn
