@@ -335,7 +335,6 @@ async def play(
     import websockets
 
     rng = random.Random(f"{game_id}/{player.seat}")
-    url = f"ws://127.0.0.1:{player.port}/ws/table/{player.table_id}/"
     seen = stats.seen.setdefault((game_id, player.seat), [])
     stats.sockets.setdefault(game_id, []).append(player.port)
     screen = Screen()
@@ -344,14 +343,7 @@ async def play(
     passed = False  # this hand's pass is sent, and the screen does not show it yet
     low, high = args.think
     try:
-        async with websockets.connect(
-            url,
-            origin=websockets.Origin(f"http://127.0.0.1:{player.port}"),
-            additional_headers={"Cookie": player.cookie},
-            max_size=2**22,
-            open_timeout=30,
-            ping_interval=None,
-        ) as socket:
+        async with connect(player) as socket:
             while True:
                 now = time.perf_counter()
                 wake = stop if move_at is None else min(stop, move_at)
@@ -401,6 +393,23 @@ async def play(
         reason = f"socket not opened: {error}"
         stats.refused[reason] = stats.refused.get(reason, 0) + 1
         return False
+
+
+def connect(player: Player, shown: tuple[int, int] | None = None) -> Any:
+    """The socket of ``player``'s page at their table, signed in with their session (an async
+    context manager). ``shown``: the (game, version) the screen shows, as a page that
+    reconnects says it."""
+    import websockets
+
+    query = "" if shown is None else f"?shown={shown[0]}.{shown[1]}"
+    return websockets.connect(
+        f"ws://127.0.0.1:{player.port}/ws/table/{player.table_id}/{query}",
+        origin=websockets.Origin(f"http://127.0.0.1:{player.port}"),
+        additional_headers={"Cookie": player.cookie},
+        max_size=2**22,
+        open_timeout=30,
+        ping_interval=None,
+    )
 
 
 def _ready(screen: Screen, acted_on: int, passed: bool, rng: random.Random) -> bool:

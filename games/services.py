@@ -57,6 +57,11 @@ class StaleVersion(ServiceError):
         super().__init__("The table moved on before your move arrived: here it is again")
 
 
+class GameOver(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("The game is over")
+
+
 def _table_changed(table: Table, *, seating: bool = True) -> None:
     """After commit, the table's sockets hear of it; the lobby too for a change of ``seating``
     (or a new table)."""
@@ -382,7 +387,7 @@ def _act_on(
 ) -> Outcome:
     game, match = state.game, state.match
     if game.is_over:
-        raise ServiceError("The game is over")
+        raise GameOver()
     if version is not None and version != game.version:
         # Passes are made at the same time: one seen before another seat's pass of the
         # same hand still stands. Anything else made on an old table is refused.

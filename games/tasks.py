@@ -133,8 +133,10 @@ def play_bots(game_id: int, version: int, state: services.Running | None = None)
             outcome = services.act(
                 game_id, seat, kind, version=version, cards=cards, choice=choice, held=state
             )
-        except services.StaleVersion:
-            return made  # somebody else moved first; their move scheduled what comes next
+        except (services.StaleVersion, services.GameOver):
+            # Somebody else moved first (their move scheduled what comes next), or ended the
+            # game (a resignation) since the game was read.
+            return made
         made += 1
         version = outcome.version
         if view.phase is not Phase.PASSING:
