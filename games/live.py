@@ -63,6 +63,7 @@ def close_pool_connections() -> None:
 # A viewer as the fragments for a seat see them: (seat, person, CSRF token, invite code). All
 # the spectators who came in alike share one: (None, None, "", code).
 Variant = tuple[int | None, int | None, str, str]
+SPECTATOR: Variant = (None, None, "", "")  # without an invite code
 
 
 @dataclass
@@ -76,7 +77,7 @@ class TableState:
     _contexts: dict[Hashable, Context] = field(default_factory=dict)
     _keys: dict[Hashable, Keys] = field(default_factory=dict)
     _html: dict[tuple[str, Hashable], str] = field(default_factory=dict)
-    before: Keys = field(default_factory=dict)  # the public keys of the version before
+    before: Keys = field(default_factory=dict)  # a spectator's keys at the version before
 
     @property
     def game(self) -> Game | None:
@@ -103,7 +104,7 @@ class TableState:
 
     def moved(self) -> None:
         """The game moved on in place: what was rendered for the version before is dropped."""
-        self.before = self._keys.get(("public", ""), {})
+        self.before = {**self._keys.get(("public", ""), {}), **self._keys.get(SPECTATOR, {})}
         self._contexts.clear()
         self._keys.clear()
         self._html.clear()
@@ -242,13 +243,12 @@ def changed(state: TableState, user: Viewer, *, code: str, csrf: str, keys: Keys
 
 
 def public_news(state: TableState) -> dict[str, tuple[str, str]]:
-    """The fragments for everyone that changed since the version before, key and HTML, as a
-    move's news carries them to the other processes' spectators (those without an invite
-    code). Never a hand: only the public fragments."""
-    variant: Variant = (None, None, "", "")
-    keys = state.keys(variant, None)
+    """The fragments a spectator (without an invite code) sees that changed since the version
+    before, key and HTML, as a move's news carries them to the other processes' spectators:
+    the fragments for everyone, and a spectator's own (no hand, the buttons anyone has)."""
+    keys = state.keys(SPECTATOR, None)
     return {
-        fragment.id: (keys[fragment.id], state.fragment(fragment, variant, None))
-        for fragment in fragments.PUBLIC
+        fragment.id: (keys[fragment.id], state.fragment(fragment, SPECTATOR, None))
+        for fragment in fragments.FRAGMENTS
         if keys[fragment.id] != state.before.get(fragment.id)
     }

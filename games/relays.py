@@ -384,7 +384,7 @@ class Relay:
                 return False
             if screen.shown != (game, version - 1) or screen.keys is None:
                 return False
-            if state.variant(screen.user, screen.code, screen.csrf) != (None, None, "", ""):
+            if state.variant(screen.user, screen.code, screen.csrf) != live.SPECTATOR:
                 return False
         fragments: dict[str, tuple[str, str]] = message["public"]
         for screen in list(self.screens):

@@ -23,4 +23,3 @@ if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
 
-import pytest  # noqa: E402
