@@ -259,7 +259,7 @@ def fragment_keys(context: dict[str, Any]) -> Keys:
     view, game = context["view"], context["game"]
     players = context["players"]
     return {
-        "board-state": (game.pk, context["version"], view.phase, view.my_turn, context["me"]),
+        "board-state": (game.pk, context["version"], view.phase, context["to_play"]),
         "status": context["status"],
         "hand-end": repr((context["last_hand_summary"], context["hand_taken"])),
         "timed-out": context["timed_out"],
@@ -286,7 +286,7 @@ def fragment_keys(context: dict[str, Any]) -> Keys:
         ),
         "controls": repr(
             (
-                context["last_trick"] is not None,
+                context["has_last_trick"],
                 context["me"],
                 game.is_over,
                 context["passing"],
