@@ -129,13 +129,16 @@ class PlayerInfo(_Shown):
 @dataclass(frozen=True)
 class Worded(_Shown):
     """Words that read differently for the players they speak of: ``yours`` for a player in
-    one of ``seats`` (their numbers, "0 2"), ``others`` for everyone else, spectators included.
-    Both go out in the same HTML to every screen, each marked with the seats it is for, and
-    the page's CSS shows one of them (display: none hides the other from screen readers too)."""
+    one of ``seats`` (their numbers, "0 2"), ``others`` for everyone else, spectators included,
+    with the words alike for all ``before`` and ``after`` them. Both go out in the same HTML to
+    every screen, each marked with the seats it is for, and the page's CSS shows one of them
+    (display: none hides the other from screen readers too)."""
 
     others: str
     yours: str = ""
     seats: str = ""
+    before: str = ""
+    after: str = ""
 
 
 @dataclass(frozen=True)
@@ -425,9 +428,10 @@ def _trick_shown(latest: LastTrick, match: Match, infos: list[PlayerInfo]) -> Tr
             for seat, card in latest.cards_by_seat(match.players)
         ],
         taker=Worded(
-            others=f"{winner.name} takes the trick{took}",
-            yours=f"You take the trick{took}",
+            others=f"{winner.name} takes",
+            yours="You take",
             seats=str(winner.seat),
+            after=f" the trick{took}",
         ),
         past_hand=latest.hand_number != match.hand.number,
     )
@@ -486,23 +490,23 @@ def _status(game: Game, view: SeatView, infos: list[PlayerInfo]) -> Worded:
         # Whether a player has passed is public (the seats say it), so the line is too.
         choosing = " ".join(str(seat) for seat, done in enumerate(view.has_passed) if not done)
         return Worded(
-            others=f"{hand}: waiting for everyone to pass {view.direction}.",
-            yours=f"{hand}: choose three cards to pass {view.direction}." if choosing else "",
+            before=f"{hand}: ",
+            others=f"waiting for everyone to pass {view.direction}.",
+            yours=f"choose three cards to pass {view.direction}." if choosing else "",
             seats=choosing,
         )
     turn = str(view.turn)
     if view.phase is Phase.MOON_CHOICE:
         return Worded(
-            others=f"{hand}: {infos[view.turn].name} shot the moon and is choosing how it scores.",
-            yours=f"{hand}: you shot the moon! Choose how it scores.",
+            before=f"{hand}: ",
+            others=f"{infos[view.turn].name} shot the moon and is choosing how it scores.",
+            yours="you shot the moon! Choose how it scores.",
             seats=turn,
         )
-    yours = (
-        f"{hand}: your turn ({view.trick[0][1].suit.plural} led)."
-        if view.trick
-        else f"{hand}: your lead."
+    yours = f"your turn ({view.trick[0][1].suit.plural} led)." if view.trick else "your lead."
+    return Worded(
+        before=f"{hand}: ", others=f"{infos[view.turn].name} to play.", yours=yours, seats=turn
     )
-    return Worded(others=f"{hand}: {infos[view.turn].name} to play.", yours=yours, seats=turn)
 
 
 def _shows_last_hand(match: Match) -> bool:

@@ -28,6 +28,9 @@
   const seated = () => mine() !== null && mine().dataset.seated === "1";
   const mySeat = () => (seated() ? mine().dataset.seat : null);
   const isMine = (el) => el !== null && mySeat() !== null && el.dataset.seat === mySeat();
+  // The seat a card on the table came from, by its class (from-at-2): cards go out often, so
+  // their markup says it once.
+  const playedBy = (card) => ((card.className.match(/\bfrom-at-(\d+)\b/) || [])[1] ?? null);
 
   // The words an element shows this screen: the table's HTML holds the words for every viewer
   // (data-for, data-not-for), and its CSS hides those meant for others.
@@ -242,7 +245,7 @@
     const hand = trick.dataset.trick ? trick.dataset.trick.split("-")[0] : trick.dataset.hand;
     for (const el of trick.querySelectorAll(".played[data-card]")) {
       if (el.closest("#last-trick") || !once(`card ${game}-${hand}-${el.dataset.card}`)) continue;
-      const who = isMine(el) ? "You play" : `${el.dataset.player} plays`;
+      const who = seated() && playedBy(el) === mySeat() ? "You play" : `${el.dataset.player} plays`;
       news.push(`${who} the ${el.dataset.name}.`);
       sounds.add(el.dataset.card === "QS" ? "queen" : "card");
     }

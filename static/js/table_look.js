@@ -40,7 +40,8 @@
     return box ? box.getBoundingClientRect() : null;
   }
 
-  const seatOf = (card) => (card && card.dataset.seat !== undefined ? card.dataset.seat : null);
+  // The seat a card on the table came from, by its class (from-at-2).
+  const seatOf = (card) => ((card && card.className.match(/\bfrom-at-(\d+)\b/)) || [])[1] ?? null;
 
   const trickCards = () => Array.from(document.querySelectorAll("#trick > .played"));
 

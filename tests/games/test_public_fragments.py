@@ -129,10 +129,12 @@ def test_words_for_the_player_to_move_go_out_beside_everyone_elses() -> None:
     status = _public(game)["status"]
 
     led = match.hand.current_trick[0][1].suit.plural
-    assert f'<span data-for="{turn}">Hand 1: your turn ({led} led).</span>' in status
-    assert f'<span data-not-for="{turn}">Hand 1: {name} to play.</span>' in status
+    assert (
+        f'Hand 1: <span data-for="{turn}">your turn ({led} led).</span>'
+        f'<span data-not-for="{turn}">{name} to play.</span></p>'
+    ) in status
     for seat in range(4):
-        assert f'<span class="you" data-for="{seat}"> (you)</span>' in _public(game)["seats"]
+        assert f'<span data-for="{seat}"> (you)</span>' in _public(game)["seats"]
 
 
 def test_while_passing_the_status_asks_those_who_have_not_passed_yet() -> None:
@@ -142,8 +144,10 @@ def test_while_passing_the_status_asks_those_who_have_not_passed_yet() -> None:
     services.act(game.pk, 1, "pass", version=None, cards=cards)
     status = _public(fresh(game))["status"]
 
-    assert '<span data-for="0 2 3">Hand 1: choose three cards to pass left.</span>' in status
-    assert '<span data-not-for="0 2 3">Hand 1: waiting for everyone to pass left.</span>' in status
+    assert (
+        'Hand 1: <span data-for="0 2 3">choose three cards to pass left.</span>'
+        '<span data-not-for="0 2 3">waiting for everyone to pass left.</span></p>'
+    ) in status
 
 
 def test_a_seats_own_fragments_say_whose_they_are() -> None:

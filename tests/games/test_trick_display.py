@@ -84,7 +84,12 @@ class _Tree(HTMLParser):
                 break
 
     def handle_data(self, data: str) -> None:
-        self.stack[-1].text += data
+        # Text after a child element is kept after it, so that words() reads in page order.
+        element = self.stack[-1]
+        if element.children:
+            element.children.append(Element("#text", {}, text=data))
+        else:
+            element.text += data
 
 
 def parse(page: str) -> Element:
