@@ -130,14 +130,13 @@ class PlayerInfo(_Shown):
 class Worded(_Shown):
     """Words that read differently for the players they speak of: ``yours`` for a player in
     one of ``seats`` (their numbers, "0 2"), ``others`` for everyone else, spectators included,
-    with the words alike for all ``before`` and ``after`` them. Both go out in the same HTML to
+    followed by the words alike for all, ``after``. Both go out in the same HTML to
     every screen, each marked with the seats it is for, and the page's CSS shows one of them
     (display: none hides the other from screen readers too)."""
 
     others: str
     yours: str = ""
     seats: str = ""
-    before: str = ""
     after: str = ""
 
 
@@ -490,22 +489,20 @@ def _status(game: Game, view: SeatView, infos: list[PlayerInfo]) -> Worded:
         # Whether a player has passed is public (the seats say it), so the line is too.
         choosing = " ".join(str(seat) for seat, done in enumerate(view.has_passed) if not done)
         return Worded(
-            before=f"{hand}: ",
-            others=f"waiting for everyone to pass {view.direction}.",
-            yours=f"choose three cards to pass {view.direction}." if choosing else "",
+            others=f"{hand}: waiting for everyone to pass {view.direction}.",
+            yours=f"{hand}: choose three cards to pass {view.direction}." if choosing else "",
             seats=choosing,
         )
     turn = str(view.turn)
     if view.phase is Phase.MOON_CHOICE:
         return Worded(
-            before=f"{hand}: ",
-            others=f"{infos[view.turn].name} shot the moon and is choosing how it scores.",
-            yours="you shot the moon! Choose how it scores.",
+            others=f"{hand}: {infos[view.turn].name} shot the moon and is choosing how it scores.",
+            yours=f"{hand}: you shot the moon! Choose how it scores.",
             seats=turn,
         )
     yours = f"your turn ({view.trick[0][1].suit.plural} led)." if view.trick else "your lead."
     return Worded(
-        before=f"{hand}: ", others=f"{infos[view.turn].name} to play.", yours=yours, seats=turn
+        others=f"{hand}: {infos[view.turn].name} to play.", yours=f"{hand}: {yours}", seats=turn
     )
 
 

@@ -130,8 +130,8 @@ def test_words_for_the_player_to_move_go_out_beside_everyone_elses() -> None:
 
     led = match.hand.current_trick[0][1].suit.plural
     assert (
-        f'Hand 1: <span data-for="{turn}">your turn ({led} led).</span>'
-        f'<span data-not-for="{turn}">{name} to play.</span></p>'
+        f'<span data-for="{turn}">Hand 1: your turn ({led} led).</span>'
+        f'<span data-not-for="{turn}">Hand 1: {name} to play.</span></p>'
     ) in status
     for seat in range(4):
         assert f'<span data-for="{seat}"> (you)</span>' in _public(game)["seats"]
@@ -145,8 +145,8 @@ def test_while_passing_the_status_asks_those_who_have_not_passed_yet() -> None:
     status = _public(fresh(game))["status"]
 
     assert (
-        'Hand 1: <span data-for="0 2 3">choose three cards to pass left.</span>'
-        '<span data-not-for="0 2 3">waiting for everyone to pass left.</span></p>'
+        '<span data-for="0 2 3">Hand 1: choose three cards to pass left.</span>'
+        '<span data-not-for="0 2 3">Hand 1: waiting for everyone to pass left.</span></p>'
     ) in status
 
 
