@@ -52,7 +52,14 @@ renders = 0  # fragments rendered by this process: bench/move_cost.py reads it
 
 def _board_state(c: Context) -> Hashable:
     view = c["view"]
-    return (c["game"].pk, c["version"], view.phase, view.hand_number, view.hearts_broken, view.turn)
+    return (
+        c["game"].pk,
+        c["version"],
+        view.phase,
+        view.hand_number,
+        view.hearts_broken,
+        c["to_play"],
+    )
 
 
 def _trick(c: Context) -> Hashable:
@@ -79,7 +86,7 @@ def _controls(c: Context) -> Hashable:
     view = c["view"]
     return repr(
         (
-            c["last_trick"] is not None,
+            c["has_last_trick"],
             c["me"],
             c["game"].is_over,
             c["passing"],

@@ -138,7 +138,7 @@ class TableState:
             context = {
                 "table": self.table,
                 "code": code,
-                **_public_context(game, match, self.players),
+                **selectors.public_context(game, match, self.players),
             }
             self._contexts[("public", code)] = context
         return context
@@ -154,7 +154,7 @@ class TableState:
                 "user": user if variant[1] is not None else None,
                 "csrf_token": csrf,
                 "code": code,
-                **_private_context(game, match, self.players, me),
+                **selectors.private_context(game, match, self.players, me),
             }
             self._contexts[variant] = context
         return context
@@ -184,16 +184,6 @@ class TableState:
                 context = self.private_context(variant, user)
             html = self._html[slot] = fragment.render(context)
         return html
-
-
-def _public_context(game: Game, match: Match, players: list[GamePlayer]) -> Context:  # TEMP
-    return selectors.build_context(game, match, players, None)
-
-
-def _private_context(  # TEMP
-    game: Game, match: Match, players: list[GamePlayer], me: int | None
-) -> Context:
-    return selectors.build_context(game, match, players, me)
 
 
 def load(table_id: int) -> TableState | None:

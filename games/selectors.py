@@ -98,13 +98,14 @@ class _Shown:
 
 @dataclass(frozen=True)
 class PlayerInfo(_Shown):
+    """A seat as every screen at the table shows it: by its number, whoever looks (each page's
+    CSS turns the table so that its own seat sits at the bottom: scripts/table_seats_css.py)."""
+
     seat: int
     name: str
     is_bot: bool
-    is_me: bool
-    position: str  # where the seat sits on screen, relative to the viewer: bottom, left, ...
     cards: int
-    points: int  # taken this hand, as far as the viewer can see
+    points: int  # taken this hand, as far as everyone can see (the kitty once the hand is scored)
     total: int
     passed: bool
     to_play: bool
@@ -115,19 +116,28 @@ class PlayerInfo(_Shown):
 
     @property
     def classes(self) -> str:
-        """Its classes besides ``seat``: where it sits, and whether it is to play or the
-        viewer's own."""
-        return (
-            f"seat-{self.position}"
-            + (" to-play" if self.to_play else "")
-            + (" me" if self.is_me else "")
-        )
+        """Its classes besides ``seat``: its number, and whether it is to play."""
+        return f"at-{self.seat}" + (" to-play" if self.to_play else "")
 
     @property
     def facts(self) -> str:
         """What the seat shows of its cards and points: "13 cards · 1 point · total 20"."""
         points = "point" if self.points == 1 else "points"
         return f"{self.cards} cards · {self.points} {points} · total {self.total}"
+
+
+@dataclass(frozen=True)
+class Worded(_Shown):
+    """Words that read differently for the players they speak of: ``yours`` for a player in
+    one of ``seats`` (their numbers, "0 2"), ``others`` for everyone else, spectators included,
+    followed by the words alike for all, ``after``. Both go out in the same HTML to
+    every screen, each marked with the seats it is for, and the page's CSS shows one of them
+    (display: none hides the other from screen readers too)."""
+
+    others: str
+    yours: str = ""
+    seats: str = ""
+    after: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,15 +203,16 @@ class CardInfo(_Shown):
 class PlayedCard(_Shown):
     """A card on the table, by the seat that played it."""
 
-    position: str  # the player's, on screen: the card comes from there
     player: PlayerInfo
     card: Card
     took: bool = False  # of a completed trick: this card took it
 
     @property
     def classes(self) -> str:
-        """Its classes besides ``played card``: suit, where it comes from, whether it took."""
-        return f"suit-{self.card.suit.char} from-{self.position}" + (" took" if self.took else "")
+        """Its classes besides ``played card``: suit, the seat it comes from, whether it took."""
+        return f"suit-{self.card.suit.char} from-at-{self.player.seat}" + (
+            " took" if self.took else ""
+        )
 
     @property
     def symbol(self) -> str:
@@ -224,7 +235,7 @@ class TrickShown(_Shown):
 
     key: str  # hand and trick, "2-5": the page tells one trick from the next by it
     cards: list[PlayedCard]
-    taker: str  # "Bob takes the trick: 2 points"
+    taker: Worded  # "Bob takes the trick: 2 points", "You take the trick: 2 points" for Bob
     past_hand: bool  # the last trick of the hand before, shown until this hand's first card
 
 
@@ -233,18 +244,6 @@ class TakenShown(_Shown):
     player: PlayerInfo
     cards: list[Card]
     kitty: bool  # took the kitty too, face down
-
-
-def _positions(players: int, me: int | None) -> list[str]:
-    layouts = {
-        3: ["bottom", "left", "right"],
-        4: ["bottom", "left", "top", "right"],
-        5: ["bottom", "left", "top-left", "top-right", "right"],
-        6: ["bottom", "left", "top-left", "top", "top-right", "right"],
-    }
-    layout = layouts[players]
-    base = me or 0
-    return [layout[(seat - base) % players] for seat in range(players)]
 
 
 def table_view(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
@@ -286,32 +285,83 @@ def latest_seat(table_id: int, user_id: int) -> Mover | None:
     return None if found is None else Mover(*found)
 
 
+# The table's context comes in two parts. What every screen shows alike (the board's state, the
+# status line, the seats, the trick, the result, the scores, the deal's fairness) is read from
+# the public context, which knows no viewer: it is rendered once a move for the whole table.
+# A player's own hand and buttons are read from the private context of their seat.
+
+
 def build_context(
     game: Game, match: Match, players: list[GamePlayer], me: int | None
 ) -> dict[str, Any]:
-    view: SeatView = seat_view(match, me)
-    positions = _positions(match.players, me)
+    """Everything the whole table shows to the seat ``me`` (None: a spectator): the public
+    context, the seat's private one, and the view the page turns the board to."""
+    return {
+        **public_context(game, match, players),
+        **private_context(game, match, players, me),
+        "board_view": board_view(me),
+    }
+
+
+def board_view(me: int | None) -> str:
+    """The #board section's classes that turn the table for its viewer: ``view-2`` puts seat 2
+    at the bottom (a spectator looks from seat 0), ``seated`` shows a player the words
+    addressed to them (static/css/table_seats.css)."""
+    return f"view-{me} seated" if me is not None else "view-0"
+
+
+def public_context(game: Game, match: Match, players: list[GamePlayer]) -> dict[str, Any]:
+    """What the board's public fragments read: the same for every screen at the table, and
+    nothing a spectator may not see (its ``view`` is a spectator's)."""
+    view: SeatView = seat_view(match, None)
     names = {p.seat: (p.name, p.is_bot) for p in players}
+    over = game.is_over
+    passing = view.phase is Phase.PASSING
     infos = [
         PlayerInfo(
             seat=seat,
             name=names.get(seat, (f"Seat {seat + 1}", False))[0],
             is_bot=names.get(seat, ("", False))[1],
-            is_me=seat == me,
-            position=positions[seat],
             cards=view.card_counts[seat],
             points=view.points_taken[seat],
             total=view.totals[seat],
             passed=view.has_passed[seat],
-            to_play=not game.is_over and view.phase is not Phase.PASSING and view.turn == seat,
-            on_the_clock=not game.is_over
-            and (
-                (view.phase is Phase.PASSING and not view.has_passed[seat])
-                or (view.phase is not Phase.PASSING and view.turn == seat)
-            ),
+            to_play=not over and not passing and view.turn == seat,
+            on_the_clock=not over
+            and ((passing and not view.has_passed[seat]) or (not passing and view.turn == seat)),
         )
         for seat in range(match.players)
     ]
+    return {
+        "game": game,
+        "view": view,
+        "players": infos,
+        "to_play": None if over or passing or view.turn < 0 else view.turn,
+        "trick": [PlayedCard(infos[seat], card) for seat, card in view.trick],
+        **_tricks_shown(match, view, infos),
+        "hand_taken": _hand_taken(match, infos),
+        "passing": passing and not over,
+        "hand_rows": [list(points) for points in view.hand_points],
+        "seed_hex": bytes(game.seed).hex() if over else None,
+        "added_seeds": [
+            (info.name, text) for info, text in zip(infos, game.added_seeds or (), strict=False)
+        ],
+        "version": game.version,
+        "status": _status(game, view, infos),
+        "last_hand_summary": _last_hand(match, view, infos),
+        "result_rows": _result_rows(game, infos),
+        "deadline_ms": _deadline_ms(game),
+        "seconds_left": _seconds_left(game),
+        "timed_out": _timed_out(match, infos),
+    }
+
+
+def private_context(
+    game: Game, match: Match, players: list[GamePlayer], me: int | None
+) -> dict[str, Any]:
+    """What a seat's own fragments (its hand, its buttons) read: ``me`` None for a spectator,
+    whose hand is empty and buttons are only the Last trick's."""
+    view: SeatView = seat_view(match, me)
     received = set(view.received or ())
     passed = set(view.passed or ()) if view.phase is Phase.PASSING else set()
     hand = [
@@ -327,62 +377,61 @@ def build_context(
         )
         for index, card in enumerate(view.hand)
     ]
+    over = game.is_over
     return {
         "game": game,
         "view": view,
         "me": me,
-        "players": infos,
         "hand_cards": hand,
-        "trick": [PlayedCard(positions[seat], infos[seat], card) for seat, card in view.trick],
-        **_tricks_shown(match, view, positions, infos),
-        "hand_taken": _hand_taken(match, infos),
-        "passing": view.phase is Phase.PASSING and not game.is_over,
+        "passing": view.phase is Phase.PASSING and not over,
         "my_pass_done": me is not None and view.has_passed[me],
-        "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not game.is_over,
-        "hand_rows": [list(points) for points in view.hand_points],
-        "seed_hex": bytes(game.seed).hex() if game.is_over else None,
-        "added_seeds": [
-            (info.name, text) for info, text in zip(infos, game.added_seeds or (), strict=False)
-        ],
-        "version": game.version,
-        "status": _status(game, view, infos, me),
-        "last_hand_summary": _last_hand(match, view, infos),
-        "result_rows": _result_rows(game, infos),
-        "deadline_ms": _deadline_ms(game),
-        "seconds_left": _seconds_left(game),
-        "timed_out": _timed_out(match, infos),
+        "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,
+        "has_last_trick": _last_trick_to_look_at(match, view) is not None,
     }
 
 
+def _last_trick_to_look_at(match: Match, view: SeatView) -> LastTrick | None:
+    """The trick a player may look at again (the "Last trick" button): this hand's latest,
+    while the next is under way."""
+    latest = last_trick(match)
+    if latest is None or not view.trick or latest.hand_number != match.hand.number:
+        return None
+    return latest
+
+
 def _tricks_shown(
-    match: Match, view: SeatView, positions: list[str], infos: list[PlayerInfo]
+    match: Match, view: SeatView, infos: list[PlayerInfo]
 ) -> dict[str, TrickShown | None]:
     """The completed trick on the table while the next is not led yet, and the one a player
     may look at again (the "Last trick" button) while the next is under way."""
-    latest = last_trick(match)
-    shown = None if latest is None else _trick_shown(latest, match, positions, infos)
-    if shown is None or view.trick:
+    if view.trick:
+        again = _last_trick_to_look_at(match, view)
         return {
             "completed_trick": None,
-            "last_trick": None if shown is None or shown.past_hand else shown,
+            "last_trick": None if again is None else _trick_shown(again, match, infos),
         }
-    return {"completed_trick": shown, "last_trick": None}
+    latest = last_trick(match)
+    return {
+        "completed_trick": None if latest is None else _trick_shown(latest, match, infos),
+        "last_trick": None,
+    }
 
 
-def _trick_shown(
-    latest: LastTrick, match: Match, positions: list[str], infos: list[PlayerInfo]
-) -> TrickShown:
+def _trick_shown(latest: LastTrick, match: Match, infos: list[PlayerInfo]) -> TrickShown:
     winner, points = infos[latest.trick.winner], latest.trick.points
-    taker = "You take the trick" if winner.is_me else f"{winner.name} takes the trick"
-    if points:
-        taker += f": {points} point{'s' if points != 1 else ''}"
+    took = f": {points} point{'s' if points != 1 else ''}" if points else ""
     return TrickShown(
         key=f"{latest.hand_number}-{latest.number}",
         cards=[
-            PlayedCard(positions[seat], infos[seat], card, seat == winner.seat)
+            PlayedCard(infos[seat], card, seat == winner.seat)
             for seat, card in latest.cards_by_seat(match.players)
         ],
-        taker=taker,
+        taker=Worded(
+            others=f"{winner.name} takes",
+            yours="You take",
+            seats=str(winner.seat),
+            after=f" the trick{took}",
+        ),
         past_hand=latest.hand_number != match.hand.number,
     )
 
@@ -431,23 +480,30 @@ def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
     return f"Time ran out for {name}: the table played the {move.cards[0].display} for them."
 
 
-def _status(game: Game, view: SeatView, infos: list[PlayerInfo], me: int | None) -> str:
+def _status(game: Game, view: SeatView, infos: list[PlayerInfo]) -> Worded:
+    """The status line: what the table waits for, in words for the players it waits on."""
     if game.is_over:
-        return "The game is over."
+        return Worded("The game is over.")
     hand = f"Hand {view.hand_number}"
     if view.phase is Phase.PASSING:
-        if me is not None and not view.has_passed[me]:
-            return f"{hand}: choose three cards to pass {view.direction}."
-        return f"{hand}: waiting for everyone to pass {view.direction}."
+        # Whether a player has passed is public (the seats say it), so the line is too.
+        choosing = " ".join(str(seat) for seat, done in enumerate(view.has_passed) if not done)
+        return Worded(
+            others=f"{hand}: waiting for everyone to pass {view.direction}.",
+            yours=f"{hand}: choose three cards to pass {view.direction}." if choosing else "",
+            seats=choosing,
+        )
+    turn = str(view.turn)
     if view.phase is Phase.MOON_CHOICE:
-        if view.turn == me:
-            return f"{hand}: you shot the moon! Choose how it scores."
-        return f"{hand}: {infos[view.turn].name} shot the moon and is choosing how it scores."
-    if view.turn == me:
-        if not view.trick:
-            return f"{hand}: your lead."
-        return f"{hand}: your turn ({view.trick[0][1].suit.plural} led)."
-    return f"{hand}: {infos[view.turn].name} to play."
+        return Worded(
+            others=f"{hand}: {infos[view.turn].name} shot the moon and is choosing how it scores.",
+            yours=f"{hand}: you shot the moon! Choose how it scores.",
+            seats=turn,
+        )
+    yours = f"your turn ({view.trick[0][1].suit.plural} led)." if view.trick else "your lead."
+    return Worded(
+        others=f"{hand}: {infos[view.turn].name} to play.", yours=f"{hand}: {yours}", seats=turn
+    )
 
 
 def _shows_last_hand(match: Match) -> bool:

@@ -18,9 +18,35 @@
   let usingKeyboard = false; // focus follows a card across updates only for keyboard players
   const sound = window.tableSound || { play() {}, toggle: () => false };
 
+  // What every screen shows alike is in #board-state (game, version, phase, whose turn); what
+  // is this screen's own is on #my-hand: whether it is a player's (data-seated), their seat
+  // (data-seat) and whether it is their turn (data-my-turn).
   const board = () => document.getElementById("board-state");
   const phase = () => (board() ? board().dataset.phase : "");
-  const myTurn = () => board() !== null && board().dataset.myTurn === "1";
+  const mine = () => document.getElementById("my-hand");
+  const myTurn = () => mine() !== null && mine().dataset.myTurn === "1";
+  const seated = () => mine() !== null && mine().dataset.seated === "1";
+  const mySeat = () => (seated() ? mine().dataset.seat : null);
+  const isMine = (el) => el !== null && mySeat() !== null && el.dataset.seat === mySeat();
+  // The seat a card on the table came from, by its class (from-at-2): cards go out often, so
+  // their markup says it once.
+  const playedBy = (card) => ((card.className.match(/\bfrom-at-(\d+)\b/) || [])[1] ?? null);
+
+  // The words an element shows this screen: the table's HTML holds the words for every viewer
+  // (data-for, data-not-for), and its CSS hides those meant for others.
+  function shownText(root) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) =>
+        node.nodeType === Node.ELEMENT_NODE && getComputedStyle(node).display === "none"
+          ? NodeFilter.FILTER_REJECT
+          : NodeFilter.FILTER_ACCEPT,
+    });
+    let text = "";
+    while (walker.nextNode()) {
+      if (walker.currentNode.nodeType === Node.TEXT_NODE) text += walker.currentNode.nodeValue;
+    }
+    return text;
+  }
 
   // A socket that reconnects says which game and version the screen shows, so the server sends
   // what it missed (the whole table), or nothing if it missed nothing.
@@ -97,7 +123,7 @@
   function spoken(region) {
     const words = Array.from(region.querySelectorAll(".visually-hidden"), (el) => el.textContent);
     const taker = region.querySelector(".trick-taker");
-    return [...words, taker ? taker.textContent : ""].join(", ").replace(/\s+/g, " ").trim();
+    return [...words, taker ? shownText(taker) : ""].join(", ").replace(/\s+/g, " ").trim();
   }
 
   function toggleLastTrick() {
@@ -176,7 +202,7 @@
   function passCards() {
     if (phase() !== "passing") return;
     if (!document.getElementById("pass-button")) {
-      if (board() && board().dataset.seated === "1") {
+      if (seated()) {
         announce("You have passed; waiting for the others.");
       }
       return;
@@ -219,13 +245,13 @@
     const hand = trick.dataset.trick ? trick.dataset.trick.split("-")[0] : trick.dataset.hand;
     for (const el of trick.querySelectorAll(".played[data-card]")) {
       if (el.closest("#last-trick") || !once(`card ${game}-${hand}-${el.dataset.card}`)) continue;
-      const who = "me" in el.dataset ? "You play" : `${el.dataset.player} plays`;
+      const who = seated() && playedBy(el) === mySeat() ? "You play" : `${el.dataset.player} plays`;
       news.push(`${who} the ${el.dataset.name}.`);
       sounds.add(el.dataset.card === "QS" ? "queen" : "card");
     }
     const taker = trick.classList.contains("complete") ? trick.querySelector(".trick-taker") : null;
     if (taker && once(`trick ${game}-${trick.dataset.trick}`)) {
-      news.push(`${taker.textContent.trim()}.`);
+      news.push(`${shownText(taker).trim()}.`);
       sounds.add("trick");
     }
   }
@@ -251,7 +277,7 @@
     const received = Array.from(document.querySelectorAll("#hand .card.received"));
     if (hand && received.length && once(`received ${game}-${board().dataset.hand}`)) {
       const seats = Array.from(document.querySelectorAll("#seats .seat[data-seat]"));
-      const me = seats.find((el) => el.classList.contains("me"));
+      const me = seats.find(isMine);
       const target = Number(hand.dataset.passTarget);
       if (me && seats.length && !Number.isNaN(target)) {
         const from = (2 * Number(me.dataset.seat) - target + 2 * seats.length) % seats.length;
@@ -494,13 +520,13 @@
       const left = Math.max(0, Math.ceil((Number(el.dataset.end) - Date.now()) / 1000));
       if (shown.textContent !== String(left)) shown.textContent = String(left);
       el.classList.toggle("low", left <= 10);
-      const mine = el.closest(".seat.me");
+      const own = isMine(el.closest(".seat"));
       const key = board() ? board().dataset.version : "";
-      if (mine && left <= 10 && left > 0 && warned !== key) {
+      if (own && left <= 10 && left > 0 && warned !== key) {
         warned = key;
         announce(`${left} seconds left`);
       }
-      if (mine && left <= 10 && left > 0 && ticked !== `${key}:${left}`) {
+      if (own && left <= 10 && left > 0 && ticked !== `${key}:${left}`) {
         ticked = `${key}:${left}`;
         sound.play("clock");
       }

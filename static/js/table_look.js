@@ -30,18 +30,18 @@
 
   const centre = (box) => ({ x: box.left + box.width / 2, y: box.top + box.height / 2 });
 
-  // Where a seat sits on screen, from a played card's "from-left" (your own cards come from
-  // your hand).
-  function seatBox(position) {
-    const place = position === "bottom" ? document.getElementById("hand") : null;
-    const seat = place || document.querySelector(`#seats .seat-${position}`);
-    return seat ? seat.getBoundingClientRect() : null;
+  // Where a seat sits on screen (the page's CSS turns the table): a player's own cards come
+  // from their hand, everyone else's from their seat.
+  function seatBox(seat) {
+    const mine = document.getElementById("my-hand");
+    const own = mine && mine.dataset.seated === "1" && mine.dataset.seat === seat;
+    const place = own ? document.getElementById("hand") : null;
+    const box = place || document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+    return box ? box.getBoundingClientRect() : null;
   }
 
-  function positionOf(card) {
-    const name = Array.from(card.classList).find((c) => c.startsWith("from-"));
-    return name ? name.slice("from-".length) : null;
-  }
+  // The seat a card on the table came from, by its class (from-at-2).
+  const seatOf = (card) => ((card && card.className.match(/\bfrom-at-(\d+)\b/)) || [])[1] ?? null;
 
   const trickCards = () => Array.from(document.querySelectorAll("#trick > .played"));
 
@@ -58,12 +58,12 @@
       completeCards: complete
         ? trickCards().map((el) => ({ el: el.cloneNode(true), box: el.getBoundingClientRect() }))
         : [],
-      taker: complete ? positionOf(complete.querySelector(".played.took") || complete) : null,
+      taker: complete ? seatOf(complete.querySelector(".played.took")) : null,
     };
   }
 
   function slideIn(card) {
-    const from = seatBox(positionOf(card));
+    const from = seatBox(seatOf(card));
     if (!from) return;
     const start = centre(from);
     const end = centre(card.getBoundingClientRect());

@@ -36,7 +36,7 @@ new MutationObserver(() => {
   const taker = trick.querySelector(".trick-taker");
   window.__tricks[trick.dataset.trick] = {
     cards: Math.max(seen.cards, cards),
-    taker: taker ? taker.textContent.trim() : seen.taker,
+    taker: taker ? taker.innerText.trim() : seen.taker,
   };
 }).observe(document, { childList: true, subtree: true });
 """

@@ -118,7 +118,7 @@ def test_a_whole_hand_by_keyboard_is_followed_through_the_live_region(tab: Tab) 
     start_by_keyboard(tab)
     page.locator("#pass-button").wait_for()
     wait_for_bot_passes(page)
-    bots = page.locator("#seats .seat:not(.me) .name").evaluate_all(
+    bots = page.locator('#seats .seat:not([data-seat="0"]) .name').evaluate_all(
         "els => els.map(el => el.closest('.seat').dataset.name)"
     )
     assert len(bots) == 3
@@ -144,7 +144,8 @@ def test_a_whole_hand_by_keyboard_is_followed_through_the_live_region(tab: Tab) 
     page.keyboard.press("Enter")
     page.keyboard.press("p")
     page.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
-    passer = page.locator("#seats .seat-right").get_attribute("data-name")
+    # We sit in seat 0: on our right, in the fourth seat.
+    passer = page.locator('#seats .seat[data-seat="3"]').get_attribute("data-name")
     received = card_names(page, "#hand .card.received")
     assert len(received) == 3
     page.wait_for_function(

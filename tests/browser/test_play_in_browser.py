@@ -32,7 +32,8 @@ TABLE_STATE = """
   if (last && /Hand 1 scored/.test(last.textContent)) return "scored";
   if (document.querySelector(".moon-choice")) return "moon";
   const board = document.getElementById("board-state");
-  if (board && board.dataset.phase === "playing" && board.dataset.myTurn === "1"
+  const mine = document.getElementById("my-hand");
+  if (board && board.dataset.phase === "playing" && mine && mine.dataset.myTurn === "1"
       && document.querySelector("#hand .card.legal")) return "play";
   const flash = document.getElementById("flash");
   if (flash && flash.textContent.trim()) return "flash: " + flash.textContent.trim();
@@ -73,6 +74,12 @@ def start_game(tab: Tab) -> None:
     page.locator("#board").wait_for()
     # The table socket has connected and sent the table at least once.
     page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
+
+
+def my_seat(page: Any) -> str:
+    """The selector of our own seat: the board names its seats by number, the same for every
+    screen, and our hand says which number is ours."""
+    return f'#seats .seat[data-seat="{page.locator("#my-hand").get_attribute("data-seat")}"]'
 
 
 def hand_cards(page: Any) -> list[str]:
@@ -221,20 +228,21 @@ def test_keyboard_lifts_three_cards_and_p_passes(tab: Tab) -> None:
 
     # Only our seat still owes a pass: its clock counts down from 30 seconds.
     assert page.locator(".seat .clock").count() == 1
-    clock = page.locator(".seat.me .clock .clock-seconds")
+    mine = my_seat(page)
+    clock = page.locator(f"{mine} .clock .clock-seconds")
     first = int(clock.inner_text())
     assert 0 < first <= 30
     # A late update may render the clock afresh; either way it shows less within two seconds.
     page.wait_for_function(
-        """(first) => {
-          const shown = document.querySelector(".seat.me .clock .clock-seconds");
+        """([mine, first]) => {
+          const shown = document.querySelector(`${mine} .clock .clock-seconds`);
           return shown !== null && 0 < Number(shown.textContent)
             && Number(shown.textContent) < first;
         }""",
-        arg=first,
+        arg=[mine, first],
         timeout=3000,
     )
-    assert page.locator(".seat.me .clock").get_attribute("role") == "timer"
+    assert page.locator(f"{mine} .clock").get_attribute("role") == "timer"
 
     # Tab from the top of the page until the hand has the focus (one tab stop for the hand).
     for _ in range(30):

@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 
 from .conftest import Tab, open_tab
-from .test_play_in_browser import STEP_MS, hand_cards, register, start_game, wait_for_bot_passes
+from .test_play_in_browser import (
+    STEP_MS,
+    hand_cards,
+    my_seat,
+    register,
+    start_game,
+    wait_for_bot_passes,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +35,8 @@ DESKTOP = {"width": 1280, "height": 800}
 MY_TURN = """
 () => {
   const board = document.getElementById("board-state");
-  return board !== null && board.dataset.phase === "playing" && board.dataset.myTurn === "1"
+  const mine = document.getElementById("my-hand");
+  return board !== null && board.dataset.phase === "playing" && mine.dataset.myTurn === "1"
     && document.querySelector("#hand .card.legal") !== null;
 }
 """
@@ -149,7 +157,8 @@ def test_on_a_phone_the_trick_turn_clock_and_whole_hand_fit_one_screen(tab: Tab)
     page.evaluate("window.scrollTo(0, 0)")
 
     shot(page, "phone-passing")
-    assert_on_screen(page, ["#status", "#trick", ".seat.me .clock", "#hand .card", "#pass-button"])
+    mine = my_seat(page)
+    assert_on_screen(page, ["#status", "#trick", f"{mine} .clock", "#hand .card", "#pass-button"])
     assert page.locator("#hand .card").count() == 13
     for box in boxes(page, "#hand .card"):
         assert box["right"] - box["left"] >= 44 and box["bottom"] - box["top"] >= 44
@@ -161,7 +170,7 @@ def test_on_a_phone_the_trick_turn_clock_and_whole_hand_fit_one_screen(tab: Tab)
         page, ["#status", "#trick", ".seat.to-play", ".seat.to-play .clock", "#hand .card"]
     )
     assert page.locator(".seat.to-play").count() == 1
-    assert page.locator(".seat.to-play.me").count() == 1
+    assert page.locator(f"{mine}.to-play").count() == 1
     shot(page, "phone-playing")
 
     # The four-colour deck: clubs turn green and diamonds blue, and it stays so after a reload.
@@ -242,7 +251,8 @@ def test_on_a_desktop_nothing_overlaps_and_the_cards_you_passed_are_marked(
         timeout=STEP_MS,
     )
     guest.evaluate("window.scrollTo(0, 0)")
-    assert_on_screen(guest, ["#status", "#trick", ".seat.me .clock", "#hand .card"])
+    guest_seat = my_seat(guest)
+    assert_on_screen(guest, ["#status", "#trick", f"{guest_seat} .clock", "#hand .card"])
     shot(guest, "phone-choosing")
     pass_first_three(guest)
     host.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
@@ -253,11 +263,11 @@ def test_on_a_desktop_nothing_overlaps_and_the_cards_you_passed_are_marked(
     for _ in range(30):
         state = guest.wait_for_function(
             """() => {
-              const board = document.getElementById("board-state");
-              if (board && board.dataset.myTurn === "1"
+              const mine = document.getElementById("my-hand");
+              if (mine && mine.dataset.myTurn === "1"
                   && document.querySelector("#hand .card.legal")) return "guest";
               const host = Array.from(document.querySelectorAll("#seats .seat.to-play"));
-              return host.length && !host[0].classList.contains("me")
+              return host.length && host[0].dataset.seat !== mine.dataset.seat
                 && !host[0].querySelector(".bot-badge") ? "host" : false;
             }""",
             timeout=STEP_MS,
@@ -273,7 +283,7 @@ def test_on_a_desktop_nothing_overlaps_and_the_cards_you_passed_are_marked(
         pytest.fail("the guest never had a turn")
     guest.evaluate("window.scrollTo(0, 0)")
     assert_on_screen(
-        guest, ["#status", "#trick", ".seat.to-play.me", ".seat.to-play .clock", "#hand .card"]
+        guest, ["#status", "#trick", f"{guest_seat}.to-play", ".seat.to-play .clock", "#hand .card"]
     )
     shot(guest, "phone-guest-playing")
     assert tab.errors == [] and second_tab.errors == [], tab.errors + second_tab.errors
@@ -293,10 +303,11 @@ def test_every_seat_sits_round_the_trick_at_any_table_size(tab: Tab, players: st
         page.evaluate("window.scrollTo(0, 0)")
         shot(page, f"{name}-{players}-players")
         assert_apart(page, ["#seats .seat", "#trick", "#hand .card"])
-        me = boxes(page, ".seat.me")[0]
+        mine = my_seat(page)
+        me = boxes(page, mine)[0]
         trick = boxes(page, "#trick")[0]
         assert me["top"] >= trick["bottom"] - 1, "your seat is below the trick"
-        for box in boxes(page, "#seats .seat:not(.me)"):
+        for box in boxes(page, f"#seats .seat:not({mine.removeprefix('#seats ')})"):
             assert box["top"] < trick["bottom"], f"a seat at {box} is not beside or above the trick"
     assert tab.errors == [], "\n".join(tab.errors)
 
@@ -338,4 +349,118 @@ def test_cards_slide_in_and_tricks_to_their_taker_unless_motion_is_reduced(
         assert moving == 0
     else:
         assert moving > 0
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def seat_boxes(page: Any) -> dict[int, dict[str, float]]:
+    """Each seat's box on screen, by its number."""
+    found: dict[str, dict[str, float]] = page.locator("#seats .seat").evaluate_all(
+        """els => Object.fromEntries(els.map(el => {
+          const box = el.getBoundingClientRect();
+          return [el.dataset.seat, {left: box.left, top: box.top, right: box.right, bottom: box.bottom}];
+        }))"""
+    )
+    return {int(seat): box for seat, box in found.items()}
+
+
+def assert_seen_from(page: Any, bottom: int) -> None:
+    """Seat ``bottom`` sits below the trick, the next in play on the left, the one across at
+    the top and the last on the right (four players)."""
+    seats = seat_boxes(page)
+    trick = boxes(page, "#trick")[0]
+    left, top, right = ((bottom + step) % 4 for step in (1, 2, 3))
+    assert seats[bottom]["top"] >= trick["bottom"] - 1, (bottom, seats, trick)
+    assert seats[left]["right"] <= trick["left"] + 1, (left, seats, trick)
+    assert seats[top]["bottom"] <= trick["top"] + 1, (top, seats, trick)
+    assert seats[right]["left"] >= trick["right"] - 1, (right, seats, trick)
+
+
+def status(page: Any) -> str:
+    """The status line as the screen shows it (and its live region reads it)."""
+    return str(page.locator("#status").inner_text()).strip()
+
+
+def test_each_screen_sees_its_own_seat_at_the_bottom_and_the_words_meant_for_it(
+    browser: Any, live_site: str, tab: Tab
+) -> None:
+    host = tab.page
+    host.emulate_media(reduced_motion="reduce")
+    host_name = register(tab)
+    address = create_table(tab)
+    with (
+        open_tab(browser, live_site, viewport=DESKTOP) as guest_tab,
+        open_tab(browser, live_site, viewport=DESKTOP) as watcher_tab,
+    ):
+        guest, watcher = guest_tab.page, watcher_tab.page
+        guest_name = register(guest_tab)
+        guest.goto(address)
+        guest.get_by_role("button", name="Sit here").nth(1).click()  # the third seat: seat 2
+        guest.locator("#seating").wait_for()
+        host.reload()
+        fill_and_start(host)
+        guest.locator("#pass-button").wait_for(timeout=STEP_MS)
+        watcher.goto(address)
+        watcher.locator("#board").wait_for(timeout=STEP_MS)
+        assert guest.locator("#my-hand").get_attribute("data-seat") == "2"
+        for page, bottom in ((guest, 2), (watcher, 0), (host, 0)):
+            page.emulate_media(reduced_motion="reduce")
+            assert_seen_from(page, bottom)
+
+        # "(you)" by a player's own name only, on their own screen only.
+        def names(page: Any) -> dict[str, str]:
+            found: dict[str, str] = page.locator("#seats .seat").evaluate_all(
+                "els => Object.fromEntries(els.map(el => "
+                "[el.dataset.seat, el.querySelector('.name').innerText.trim()]))"
+            )
+            return found
+
+        assert names(guest)["2"] == f"{guest_name} (you)" and names(guest)["0"] == host_name
+        assert names(host)["0"] == f"{host_name} (you)" and names(host)["2"] == guest_name
+        assert names(watcher)["0"] == host_name and names(watcher)["2"] == guest_name
+
+        # Passing: each player is asked for their cards until they have passed.
+        choose = "Hand 1: choose three cards to pass left."
+        wait = "Hand 1: waiting for everyone to pass left."
+        assert status(guest) == choose and status(host) == choose and status(watcher) == wait
+        pass_first_three(guest)
+        guest.wait_for_function(
+            "(text) => document.getElementById('status').innerText.trim() === text", arg=wait
+        )
+        assert status(host) == choose and status(watcher) == wait
+        pass_first_three(host)
+
+        # Playing: the player to move reads "your", everyone else who is to move.
+        def to_move(page: Any) -> str:
+            state: str = page.wait_for_function(
+                """() => {
+                  const board = document.getElementById("board-state");
+                  const mine = document.getElementById("my-hand");
+                  if (!board || board.dataset.phase !== "playing") return false;
+                  if (mine.dataset.myTurn === "1" && document.querySelector("#hand .card.legal"))
+                    return "me";
+                  const seat = document.querySelector(`#seats .seat[data-seat="${mine.dataset.seat === "0" ? 2 : 0}"]`);
+                  return seat.classList.contains("to-play") ? "other" : false;
+                }""",
+                timeout=STEP_MS,
+            ).json_value()
+            return state
+
+        mover, other, mover_name = (
+            (host, guest, host_name) if to_move(host) == "me" else (guest, host, guest_name)
+        )
+        assert to_move(mover) == "me"
+        assert re.fullmatch(r"Hand 1: your (lead|turn \(\w+ led\))\.", status(mover)), status(mover)
+        said = f"Hand 1: {mover_name} to play."
+        other.wait_for_function(
+            "(text) => document.getElementById('status').innerText.trim() === text", arg=said
+        )
+        watcher.wait_for_function(
+            "(text) => document.getElementById('status').innerText.trim() === text", arg=said
+        )
+        for page, bottom in ((guest, 2), (watcher, 0), (host, 0)):
+            shot(page, f"desktop-seen-from-{bottom}-{'watcher' if page is watcher else 'player'}")
+            assert_seen_from(page, bottom)
+        assert guest_tab.errors == [] and watcher_tab.errors == [], (
+            guest_tab.errors + watcher_tab.errors
+        )
     assert tab.errors == [], "\n".join(tab.errors)

@@ -31,7 +31,8 @@ MATCH_STATE = """
   if (document.querySelector(".moon-choice")) return "moon";
   if (document.getElementById("pass-button")) return "pass";
   const board = document.getElementById("board-state");
-  if (board && board.dataset.phase === "playing" && board.dataset.myTurn === "1"
+  const mine = document.getElementById("my-hand");
+  if (board && board.dataset.phase === "playing" && mine && mine.dataset.myTurn === "1"
       && document.querySelector("#hand .card.legal")) return "play";
   const flash = document.getElementById("flash");
   if (flash && flash.textContent.trim()) return "flash: " + flash.textContent.trim();

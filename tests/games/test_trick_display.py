@@ -51,6 +51,20 @@ class Element:
     def words(self) -> str:
         return " ".join(" ".join(el.text.split()) for el in self.all() if el.text.strip()).strip()
 
+    def shown_to(self, seat: int | None) -> Element:
+        """The element as the player in ``seat`` (None: a spectator) reads it: of the words
+        addressed to players, only those the page's CSS shows that screen."""
+
+        def seen(el: Element) -> bool:
+            if "data-for" in el.attrs:
+                return seat is not None and str(seat) in el.attrs["data-for"].split()
+            if "data-not-for" in el.attrs:
+                return seat is None or str(seat) not in el.attrs["data-not-for"].split()
+            return True
+
+        kept = [child.shown_to(seat) for child in self.children if seen(child)]
+        return Element(self.tag, self.attrs, kept, self.text)
+
 
 class _Tree(HTMLParser):
     def __init__(self) -> None:
@@ -70,7 +84,12 @@ class _Tree(HTMLParser):
                 break
 
     def handle_data(self, data: str) -> None:
-        self.stack[-1].text += data
+        # Text after a child element is kept after it, so that words() reads in page order.
+        element = self.stack[-1]
+        if element.children:
+            element.children.append(Element("#text", {}, text=data))
+        else:
+            element.text += data
 
 
 def parse(page: str) -> Element:
@@ -118,11 +137,11 @@ def _play_until(game: Game, done) -> Match:
 
 
 def _pages(game: Game, clients: list[Client]) -> dict[str, Element]:
-    """The table as alice sees it and as a spectator sees it."""
+    """The table as alice (seat 0) sees it and as a spectator sees it."""
     url = reverse("table", args=[game.table_id])
     return {
-        "alice": parse(clients[0].get(url).content.decode()),
-        "spectator": parse(Client().get(url).content.decode()),
+        "alice": parse(clients[0].get(url).content.decode()).shown_to(0),
+        "spectator": parse(Client().get(url).content.decode()).shown_to(None),
     }
 
 
@@ -142,13 +161,13 @@ def test_a_completed_trick_stays_on_the_table_with_who_took_it_until_the_next_le
         assert table.attrs["data-trick"] == "1-1"
         cards = _played(table)
         assert len(cards) == 4, viewer
-        # Each card by the seat that played it: alice sits at the bottom, bob on her left.
+        # Each card by the seat that played it, which both see from seat 0 (table_seats.css
+        # puts it at the bottom, bob on its left).
+        assert "view-0" in page.find(id="board")[0].classes
         spots = {el.words(): el.classes for el in cards}
-        for position, (seat, card) in zip(
-            ["bottom", "left", "top", "right"], sorted(_by_seat(trick)), strict=True
-        ):
+        for seat, card in _by_seat(trick):
             [classes] = [c for words, c in spots.items() if f"{card.name} from" in words]
-            assert f"from-{position}" in classes, (viewer, seat, card)
+            assert f"from-at-{seat}" in classes, (viewer, seat, card)
         [took] = [el for el in cards if "took" in el.classes]
         assert f"from {taker}" in took.words()
         expected = (
@@ -245,8 +264,9 @@ def test_a_socket_that_connects_after_a_trick_is_taken_is_sent_it_with_its_taker
     taker = NAMES[match.hand.tricks[-1].winner]
     bob = User.objects.get(username="bob")
 
-    for viewer, cookie in (("bob", session_cookie(bob)), ("spectator", None)):
-        [table] = parse(_connect_and_read(game.table_id, cookie)).find(id="trick")
+    for viewer, cookie, seat in (("bob", session_cookie(bob), 1), ("spectator", None, None)):
+        screen = parse(_connect_and_read(game.table_id, cookie)).shown_to(seat)
+        [table] = screen.find(id="trick")
         assert table.attrs["data-trick"] == "1-2", viewer
         assert len(_played(table)) == 4
         words = table.find(cls="trick-taker")[0].words()
