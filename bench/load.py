@@ -487,10 +487,10 @@ async def run_table(
 # Figures ----------------------------------------------------------------------------------
 
 
-def latencies(stats: Round) -> tuple[list[float], int]:
-    """Each sent move's latency to its last screen, and how many moves some screen never
-    showed. A move's version is the first of its seat and kind in the log after the one it
-    was made on."""
+def latencies(stats: Round) -> tuple[list[float], int, dict[str, list[float]]]:
+    """Each sent move's latency to its last screen, how many moves some screen never showed,
+    and the latencies by kind of move. A move's version is the first of its seat and kind in
+    the log after the one it was made on."""
     from games.models import MoveRecord
 
     logged: dict[int, list[tuple[int, int, str]]] = {}
@@ -523,6 +523,7 @@ def latencies(stats: Round) -> tuple[list[float], int]:
                 claimed.add(i)
                 made.append((send, number))
     found: list[float] = []
+    by_kind: dict[str, list[float]] = {}
     unseen = 0
     for send, version in made:
         shown = []
@@ -536,7 +537,8 @@ def latencies(stats: Round) -> tuple[list[float], int]:
             unseen += 1
         else:
             found.append(max(shown) - send.at)
-    return found, unseen
+            by_kind.setdefault(send.kind, []).append(max(shown) - send.at)
+    return found, unseen, by_kind
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -677,7 +679,7 @@ def run_round(
     wall = args.seconds
     (since, cpu_before), (until, cpu_after) = cpu
     site.layout.check_alive()
-    found, unseen = latencies(stats)
+    found, unseen, by_kind = latencies(stats)
     logged = MoveRecord.objects.filter(game_id__in=stats.games).count()
     ms = [1000 * value for value in found]
     figures = {
@@ -693,6 +695,14 @@ def run_round(
             "p99": percentile(ms, 0.99),
             "max": max(ms, default=float("nan")),
             "count": len(ms),
+        },
+        "latency_by_kind_ms": {
+            kind: {
+                "p50": 1000 * percentile(values, 0.50),
+                "p99": 1000 * percentile(values, 0.99),
+                "count": len(values),
+            }
+            for kind, values in sorted(by_kind.items())
         },
         "refused": sum(stats.refused.values()),
         "refused_because": stats.refused,
@@ -755,7 +765,11 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     print(
         f"move sent → on every screen at its table: p50 {latency['p50']:.0f} ms, "
         f"p95 {latency['p95']:.0f}, p99 {latency['p99']:.0f}, max {latency['max']:.0f} "
-        f"({latency['count']} moves)"
+        f"({latency['count']} moves); by kind: "
+        + ", ".join(
+            f"{kind} p50 {k['p50']:.0f} p99 {k['p99']:.0f} ({k['count']})"
+            for kind, k in figures["latency_by_kind_ms"].items()
+        )
     )
     print(
         f"refused moves {figures['refused']}, moves some screen never showed "

@@ -94,6 +94,7 @@ class Table:
         self.relay.channel = "bench"
         self.relay.state = live.load(table_id)
         self.screens: list[relays.Screen] = []
+        self.relay.screens = set()
         self.people = {viewer.pk: viewer for viewer in viewers if viewer.is_authenticated}
         for viewer in viewers:
             screen = relays.Screen(viewer, "", "csrf", _unused, _unused, ready=True)
@@ -101,6 +102,7 @@ class Table:
             push = live.whole(self.relay.state, viewer, code="", csrf="csrf")
             screen.shown, screen.keys = push.shown, push.keys
             self.screens.append(screen)
+            self.relay.screens.add(screen)
 
     def move(self) -> tuple[int, int, float]:
         """One move: its round trips, its renders and its CPU seconds."""
@@ -121,7 +123,9 @@ class Table:
         renders = fragments.renders
         with CaptureQueriesContext(connection) as queries:
             start = time.process_time()
-            new, pushes, error = self.relay._make(move, self.screens)
+            new, pushes, error, news = self.relay._make(move, self.screens)
+            if new is not None and news is not None:
+                pushes = self.relay._after(new, news)
             cpu = time.process_time() - start
         assert not error, error
         self.relay.state = new

@@ -100,8 +100,11 @@ def send(messages: Messages, *, here: bool = True) -> None:
             _keep(messages)
             return
     loop = _loop
-    if loop is not None and loop.is_running() and not _on(loop):
-        asyncio.run_coroutine_threadsafe(_send_or_keep(layer, messages), loop)
+    if loop is not None and loop.is_running():
+        if _on(loop):  # from the loop itself: sent by a task of its own
+            loop.create_task(_send_or_keep(layer, messages))
+        else:
+            asyncio.run_coroutine_threadsafe(_send_or_keep(layer, messages), loop)
         return
     try:
         kept = getattr(_thread, "loop", None)

@@ -21,6 +21,7 @@ from games.engine import (
     PRESETS,
     Match,
     Move,
+    Phase,
     RecordError,
     Rules,
     fingerprint,
@@ -187,12 +188,14 @@ class Game(models.Model):
         )
 
     def live_match(self) -> Match:
-        """The engine's state for live play, restored from the snapshot (a bounded amount of
-        work however long the game). A snapshot missing, unreadable, of another version or of
-        another deal or rules than the game's is logged and the log replayed instead."""
+        """The engine's state for live play, restored from the snapshot and the few moves
+        logged since it was taken (a bounded amount of work however long the game: the
+        services take one at each trick and each hand, games/services.py). A snapshot
+        missing, unreadable, newer than the game or of another deal or rules than the game's
+        is logged and the whole log replayed instead."""
         snapshot = self.snapshot
         stamp = snapshot.get("version") if isinstance(snapshot, dict) else None
-        if stamp != self.version:
+        if not isinstance(stamp, int) or not 0 <= stamp <= self.version:
             log.warning(
                 "Game %s: snapshot of version %s, not %s; replaying its log",
                 self.pk,
@@ -210,12 +213,32 @@ class Game(models.Model):
         if (match.seed, match.added_seeds, match.rules) != game:
             log.warning("Game %s: snapshot of another deal or rules; replaying its log", self.pk)
             return self.match()
+        if stamp < self.version:
+            since = self.moves.filter(number__gt=stamp).order_by("number")
+            for row in since:
+                match.apply(row.to_engine())
+            if match.version != self.version:
+                log.warning("Game %s: moves missing after its snapshot; replaying its log", self.pk)
+                return self.match()
         return match
 
     def keep_snapshot(self, match: Match) -> None:
         """Take ``match`` (this game's state after its latest move) as the snapshot to save."""
         assert match.version == self.version
         self.snapshot = match.to_snapshot()
+
+    def snapshot_due(self, match: Match) -> bool:
+        """Whether the move just made (``match`` after it) is one to take a snapshot at: the
+        end of a trick or of the passes, a new hand, the end, or a few moves since the last
+        (a moon's choice). Between them, a game is loaded from its snapshot and the moves
+        logged since (:meth:`live_match`), a trick at most; a move writes less."""
+        stamp = self.snapshot.get("version") if isinstance(self.snapshot, dict) else None
+        if not isinstance(stamp, int) or stamp >= match.version or match.is_over:
+            return True  # none, or one not of an earlier version (distrusted when loaded)
+        hand = match.hand
+        fresh = not hand.moves  # a new hand dealt
+        boundary = hand.cards_played % match.players == 0 and hand.phase is not Phase.PASSING
+        return fresh or boundary or match.version - stamp >= 2 * match.players
 
 
 class GamePlayer(models.Model):

@@ -220,7 +220,7 @@ class Relay:
     async def _move(self, move: _Move) -> None:
         screens = list(self.screens)
         try:
-            state, pushes, error = await in_pool(self._make)(move, screens)
+            state, pushes, error, news = await in_pool(self._make)(move, screens)
         except Exception:  # the socket must outlive a fault; the log has the details
             log.exception("move on table %s failed", self.table_id)
             self.state = None
@@ -233,17 +233,22 @@ class Relay:
             self.heard = max(self.heard or state.shown, state.shown)
         if error:
             await _quietly(move.screen.send(flash(error)))
+        if news is not None and state is not None:
+            pushes = self._after(state, news)
         await self._send(pushes, state)
 
-    def _make(self, move: _Move, screens: list[Screen]) -> tuple[TableState | None, Pushes, str]:
-        """In a pool thread: the move judged against the state in memory and written; then
-        every screen's push, and the news to the other processes. Returns the state after it,
-        the pushes and the refusal to show the mover (or "")."""
+    def _make(
+        self, move: _Move, screens: list[Screen]
+    ) -> tuple[TableState | None, Pushes, str, dict[str, Any] | None]:
+        """In a pool thread: the move judged against the state in memory and written. Returns
+        the state after it, the pushes made here (the whole table, for a move refused as
+        stale or a game that ended), the refusal to show the mover (or "") and, for a move
+        made in a game that goes on, the news to send once its fragments are rendered."""
         state = self.state
         if state is None or state.stale or (self.heard and state.shown != self.heard):
             state = live.load(self.table_id)
         if state is None:
-            return None, [], "This table is gone"
+            return None, [], "This table is gone", None
         screen, user = move.screen, move.screen.user
         game = state.game
         try:
@@ -274,30 +279,36 @@ class Relay:
             if state.stale:
                 state = live.load(self.table_id)
                 if state is None:
-                    return None, [], str(error)
-            return (
-                state,
-                [(screen, live.whole(state, user, code=screen.code, csrf=screen.csrf))],
-                str(error),
-            )
+                    return None, [], str(error), None
+            whole = live.whole(state, user, code=screen.code, csrf=screen.csrf)
+            return state, [(screen, whole)], str(error), None
         except services.ServiceError as error:
             if state.stale:  # another writer was first, and the move is refused now
                 loaded = live.load(self.table_id)
-                return loaded, [], str(error)
-            return state, [], str(error)
+                return loaded, [], str(error), None
+            return state, [], str(error), None
         assert state.game is not None
         news = effects.table_news(state.game.pk, outcome.version, outcome.events)
         news["origin"] = self.channel
-        if state.game.is_over:  # the table changes too: its status, the seeds for a rematch
-            state = live.load(self.table_id)
-            if state is None:
-                return None, [], ""
-        else:
+        if not state.game.is_over:
             state.moved()
-            if not state.table.private:
-                news["public"] = live.public_news(state)
+            return state, [], "", news
+        # The table changes too: its status, the seeds for a rematch.
         broadcasts.send({self.group: news}, here=False)
-        return state, self._pushes(state, screens), ""
+        state = live.load(self.table_id)
+        if state is None:
+            return None, [], "", None
+        pushes = self._pushes(state, screens)
+        return state, pushes, "", None
+
+    def _after(self, state: TableState, news: dict[str, Any]) -> Pushes:
+        """A move's news to the other processes and every screen's push: rendered on the
+        event loop, not in the pool (a few fragments, whose rendering in a pool thread would
+        make the loop wait behind it for Python's lock, on every socket it serves)."""
+        if not state.table.private:
+            news["public"] = live.public_news(state)
+        broadcasts.send({self.group: news}, here=False)
+        return self._pushes(state, list(self.screens))
 
     # The table's news and its screens' requests -------------------------------------------
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connections, models, transaction
@@ -405,7 +407,9 @@ def _act_on(
     before = game.version
     game.version += 1
     record = MoveRecord.of(game, game.version, match.moves[-1])
-    game.keep_snapshot(match)
+    snapshot = game.snapshot_due(match)
+    if snapshot:
+        game.keep_snapshot(match)
     bots = {p.seat for p in state.players if p.is_bot}
     player = next(p for p in state.players if p.seat == seat)
     count = player.timeouts_in_a_row
@@ -414,7 +418,7 @@ def _act_on(
     if match.result is not None:
         _finish(game, match)
         with transaction.atomic():
-            if not _write(game, before, record, finished=True):
+            if not _write(game, before, record, snapshot=True, finished=True):
                 raise Conflict
             _count_timeouts(game, player, count)
             _after_finish(game)
@@ -422,28 +426,28 @@ def _act_on(
         _set_deadline(game, match, bots, keep=kind == "pass", pause=effects.trick_pause(events))
         if count != player.timeouts_in_a_row:  # rare: a time-out, or a move after one
             with transaction.atomic():
-                if not _write(game, before, record):
+                if not _write(game, before, record, snapshot=snapshot):
                     raise Conflict
                 _count_timeouts(game, player, count)
-        elif not _write(game, before, record):
+        elif not _write(game, before, record, snapshot=snapshot):
             raise Conflict
     state.stale = False
     _after_change(game, match, bots, events, publish=publish)
     return Outcome(game.version, events, match)
 
 
-def _write(game: Game, before: int, record: MoveRecord, *, finished: bool = False) -> bool:
-    """Append ``record`` to the log and save the game's new version, snapshot and deadline
-    (and, ``finished``, its status, result and end), only if the game is still at version
-    ``before``; whether it was. On PostgreSQL one statement, so one round trip, that needs no
+def _write(
+    game: Game, before: int, record: MoveRecord, *, snapshot: bool, finished: bool = False
+) -> bool:
+    """Append ``record`` to the log and save the game's new version and deadline (its new
+    snapshot too if ``snapshot``; ``finished``, its status, result and end), only if the game
+    is still at version ``before``; whether it was. On PostgreSQL one statement, so one round trip, that needs no
     transaction around it; the log's unique (game, number) is the backstop of the version's
     check. Elsewhere (SQLite, in the process) an update and an insert in a transaction."""
     record.created_at = timezone.now()
-    fields: dict[str, Any] = {
-        "version": game.version,
-        "snapshot": game.snapshot,
-        "deadline": game.deadline,
-    }
+    fields: dict[str, Any] = {"version": game.version, "deadline": game.deadline}
+    if snapshot:
+        fields["snapshot"] = game.snapshot
     if finished:
         fields.update(
             status=game.status, result=game.result, finished_at=game.finished_at, deadline=None
@@ -472,12 +476,19 @@ def _write(game: Game, before: int, record: MoveRecord, *, finished: bool = Fals
     )
     values += [game.pk, before, Game.Status.PLAYING]
     values += [f.get_db_prep_save(getattr(record, f.attname), connection) for f in log_fields]
+    # Bound on the server and prepared once a connection (psycopg's server-side cursor), not
+    # quoted into the text on every move as Django's cursors do: the snapshot is kilobytes.
+    connection.ensure_connection()
+    start = time.monotonic()
     try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            return cursor.rowcount == 1
-    except IntegrityError:  # the backstop: another writer logged this number
+        with psycopg.Cursor(connection.connection) as cursor:
+            cursor.execute(sql.encode(), values, prepare=True)
+            written = cursor.rowcount == 1
+    except (IntegrityError, psycopg.IntegrityError):  # the backstop: another writer logged it
         return False
+    if connection.queries_logged:  # as Django's cursors log a statement (tests count them)
+        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
+    return written
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:

@@ -84,36 +84,32 @@ def test_the_fragments_pushed_after_each_move_show_what_the_whole_table_shows() 
     assert sum(sizes) / len(sizes) < whole / 3  # the pushes are a small part of the table
 
 
-def _renders_of_a_move(game: Game, watchers: list[Any], step: int) -> tuple[int, list[str]]:
-    """The fragments rendered for one move (the mover's seat's and the next's), pushed to
-    the four players and ``watchers``, and what each of them was sent."""
-    players: list[Any] = list(User.objects.filter(username__in=["alice", "bob", "carol", "dave"]))
-    viewers = players + watchers
-    state = _loaded(game)
-    keys = [live.whole(state, viewer, code="", csrf="").keys for viewer in viewers]
-    _next_move(game, step, state)
-    before = fragments.renders
-    pushes = [
-        live.changed(state, viewer, code="", csrf="", keys=key).html
-        for viewer, key in zip(viewers, keys, strict=True)
-    ]
-    return fragments.renders - before, pushes
-
-
 def test_a_moves_renders_do_not_grow_with_the_screens_watching() -> None:
     game = _people_at(["alice", "bob", "carol", "dave"])
-    _next_move(game, 0)
-    _next_move(game, 1)  # the third pass: the seats change, not the scores or the deal's seed
-    watchers = [User.objects.create_user(f"watcher{n}") for n in range(10)]
+    players: list[Any] = list(User.objects.order_by("pk"))
+    watchers: list[Any] = [User.objects.create_user(f"watcher{n}") for n in range(10)]
+    watchers.append(AnonymousUser())
+    state = _loaded(game)
+    for step in range(4):  # the passes; then the first card
+        _next_move(game, step, state)
+    keys = {viewer: live.whole(state, viewer, code="", csrf="").keys for viewer in players}
+    keys.update({viewer: live.whole(state, viewer, code="", csrf="").keys for viewer in watchers})
+    _next_move(game, 4, state)
 
-    alone, _ = _renders_of_a_move(game, [], 2)
-    _next_move(game, 3)  # the last pass: the play begins
-    watched, pushes = _renders_of_a_move(game, [*watchers, AnonymousUser()], 4)
+    def renders(viewers: list[Any]) -> tuple[int, list[str]]:
+        state.moved()  # nothing of this version rendered yet
+        before = fragments.renders
+        pushes = [live.changed(state, v, code="", csrf="", keys=keys[v]).html for v in viewers]
+        return fragments.renders - before, pushes
+
+    alone, _ = renders(players)
+    watched, pushes = renders(players + watchers)
 
     assert watched <= alone + len(fragments.PRIVATE)  # the spectators' own, once for all
-    spectators = pushes[4:]
+    spectators = pushes[len(players) :]
     assert len(set(spectators)) == 1 and 'data-version="5"' in spectators[0]
     assert all('data-version="5"' in push for push in pushes)
+    assert alone < len(fragments.PUBLIC) + 2 * len(fragments.PRIVATE)  # not every seat's own
 
 
 def test_a_fragment_a_move_left_alone_is_not_rendered_again() -> None:

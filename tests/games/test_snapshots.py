@@ -62,7 +62,8 @@ def test_a_game_rebuilt_from_its_seed_and_log_equals_its_snapshot_after_every_mo
     while not _fresh(game).is_over:
         _move(game)
         stored = _fresh(game)
-        assert stored.snapshot["version"] == stored.version
+        # Taken at each trick and each hand: between them, the moves since are replayed.
+        assert 0 <= stored.version - stored.snapshot["version"] < 2 * 4
         _assert_same(stored.live_match(), stored.match())
     stored = _fresh(game)
     assert len(stored.match().hands) > 1
@@ -80,7 +81,7 @@ def test_a_resigned_game_s_snapshot_is_its_log_replayed() -> None:
     _assert_same(stored.live_match(), stored.match())
 
 
-def test_a_move_and_the_table_s_page_never_read_the_move_log() -> None:
+def test_a_move_and_the_table_s_page_read_only_the_moves_since_the_snapshot() -> None:
     game, people = _four_people(target=100)
     while len(_fresh(game).match().hands) < 2 or _fresh(game).match().hand.cards_played < 3:
         _move(game)
@@ -92,18 +93,19 @@ def test_a_move_and_the_table_s_page_never_read_the_move_log() -> None:
         services.act(game.pk, seat, "play", version=match.version, cards=[card])
         selectors.table_view(_fresh(game), people[1])
     reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and log_table in q["sql"]]
-    assert reads == []
+    assert reads and all(f'"{log_table}"."number" >' in sql for sql in reads)
+    stored = _fresh(game)
+    assert stored.version - stored.snapshot["version"] < 4  # within the trick: never the log
 
 
-def test_a_snapshot_of_another_version_is_not_trusted_and_the_log_is_replayed(
+def test_a_snapshot_newer_than_its_game_is_not_trusted_and_the_log_is_replayed(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     game, _ = _four_people()
     for _ in range(10):
         _move(game)
-    old = _fresh(game).snapshot
-    _move(game)
-    Game.objects.filter(pk=game.pk).update(snapshot=old)
+    later = {**_fresh(game).snapshot, "version": _fresh(game).version + 1}
+    Game.objects.filter(pk=game.pk).update(snapshot=later)
     with caplog.at_level(logging.WARNING, logger="games.models"):
         live = _fresh(game).live_match()
     assert "replaying its log" in caplog.text
