@@ -214,7 +214,9 @@ class Game(models.Model):
             log.warning("Game %s: snapshot of another deal or rules; replaying its log", self.pk)
             return self.match()
         if stamp < self.version:
-            since = self.moves.filter(number__gt=stamp).order_by("number")
+            # Up to this row's version: a writer may have logged the next move meanwhile.
+            since = self.moves.filter(number__gt=stamp, number__lte=self.version)
+            since = since.order_by("number")
             for row in since:
                 match.apply(row.to_engine())
             if match.version != self.version:

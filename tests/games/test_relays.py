@@ -4,16 +4,26 @@ socket, and the sockets come and go without the others missing anything."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 
-from games import services
+from games import live, relays, services
 from games.engine import Phase
 from games.models import Game
 
-from .sockets import TIMEOUT, open_table_socket, session_cookie, version_of
+from .screens import Fragments, board_fragments, steady
+from .sockets import (
+    TIMEOUT,
+    data_cards,
+    htmx_move,
+    open_table_socket,
+    session_cookie,
+    version_of,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -86,3 +96,56 @@ async def test_a_socket_arriving_after_the_last_one_left_gets_the_news() -> None
 
     assert version_of(await second.receive_from(timeout=TIMEOUT)) == version
     await second.disconnect()
+
+
+async def test_another_processs_spectators_are_sent_the_moves_fragments_as_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process holding the players' sockets sends one message a move with what a
+    spectator sees that changed (never a hand); a process whose screens there are spectators'
+    forwards it as it is, without loading or rendering anything."""
+    game, cookies = await sync_to_async(_four_people)()
+    players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
+    layer = get_channel_layer()
+    assert layer is not None
+    elsewhere = relays.Relay(game.table_id, layer)  # as another process's relay would be
+    await elsewhere.start()
+    sent: list[str] = []
+
+    async def send(html: str) -> None:
+        sent.append(html)
+
+    async def close(code: int) -> None:
+        raise AssertionError("the spectator's socket stays open")
+
+    spectator = relays.Screen(AnonymousUser(), "", "", send, close, ready=True)
+    elsewhere.screens.add(spectator)
+    await elsewhere.request(spectator)
+    screen = board_fragments(sent.pop())
+    loads: list[int] = []
+    monkeypatch.setattr(live, "load", lambda table_id: loads.append(table_id))
+    try:
+        match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
+        seat = next(s for s in range(4) if not match.hand.has_passed(s))
+        cards = " ".join(str(card) for card in match.hand.holding(seat)[:3])
+        await players[seat].send_json_to(htmx_move("pass", cards, version=0))
+        for socket in players:
+            assert version_of(await socket.receive_from(timeout=TIMEOUT)) == 1
+        for _ in range(50):
+            if sent:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        monkeypatch.undo()
+        await elsewhere.stop()
+        for socket in players:
+            await socket.disconnect()
+
+    [forwarded] = sent
+    assert loads == [] and spectator.shown == (game.pk, 1)
+    assert data_cards(forwarded) == []  # never a hand
+    screen.update(Fragments(forwarded).found)
+    state = await sync_to_async(live.load)(game.table_id)
+    assert state is not None
+    whole = await sync_to_async(live.whole)(state, AnonymousUser(), code="", csrf="")
+    assert steady(screen) == steady(board_fragments(whole.html))
