@@ -126,10 +126,14 @@ REDIS_SOCKET_TIMEOUT = 10.0
 REDIS_CONNECT_TIMEOUT = 5.0
 # Connections each process may open to Redis for the channel layer.
 REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)
-# The channel layer: channels-redis's core layer ("core": each group kept in a sorted set, a
-# message queued on each member's list) or its pub/sub layer ("pubsub": one PUBLISH a group
-# send, to the processes subscribed). See README, "Load".
-CHANNEL_LAYER_KIND = env_str("HEARTS_CHANNEL_LAYER", "core")
+# The channel layer: channels-redis's pub/sub layer ("pubsub": one PUBLISH a group send, to
+# the processes subscribed) or its core layer ("core": each group kept in a sorted set, a
+# message queued on each member's list). Measured one after the other under bench/load.py's
+# 200 tables, pub/sub took a move from 6.0 to 4.5 ms of CPU over all the processes and its
+# p99 from 98 to 33 ms (README, "Load"). A message sent while a process is cut off from
+# Redis is lost to it rather than queued: its screens see the gap at the next message and
+# are sent the whole table.
+CHANNEL_LAYER_KIND = env_str("HEARTS_CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER_KIND not in ("core", "pubsub"):
     raise EnvironmentError_("HEARTS_CHANNEL_LAYER must be core or pubsub")
 if REDIS_URL:

@@ -51,6 +51,9 @@ async def _members(group: str) -> int:
     """How many channels the group sends to, on either layer the tests run with."""
     layer = get_channel_layer()
     assert layer is not None
+    if hasattr(layer, "_get_layer"):  # RedisPubSubChannelLayer: this process's subscriptions
+        here = layer._get_layer()
+        return len(here.groups.get(here._get_group_channel_name(group), ()))
     if hasattr(layer, "groups"):  # InMemoryChannelLayer
         return len(layer.groups.get(group, {}))
     connection = layer.connection(layer.consistent_hash(group))
