@@ -281,7 +281,7 @@ class Screen:
             ]
         if 'class="controls"' in message:
             self.can_pass = 'id="pass-button"' in message
-            self.moon_choice = 'class="primary moon-choice"' in message
+            self.moon_choice = 'moon-choice" data-choice=' in message
         if 'id="result-heading"' in message:
             self.over = True
 

@@ -78,6 +78,7 @@ class TableState:
     _keys: dict[Hashable, Keys] = field(default_factory=dict)
     _html: dict[tuple[str, Hashable], str] = field(default_factory=dict)
     before: Keys = field(default_factory=dict)  # a spectator's keys at the version before
+    _offered: dict[str, tuple[str, str]] = field(default_factory=dict)  # id: (key, HTML)
 
     @property
     def game(self) -> Game | None:
@@ -108,6 +109,13 @@ class TableState:
         self._contexts.clear()
         self._keys.clear()
         self._html.clear()
+        self._offered = {}
+
+    def offer(self, rendered: dict[str, tuple[str, str]]) -> None:
+        """Fragments for everyone of this version rendered by another process (key, HTML, as
+        a move's news carries them: ``public_news``), used instead of rendering them here
+        where the key is the same."""
+        self._offered = rendered
 
     # Who sees what ----------------------------------------------------------------------
 
@@ -177,6 +185,10 @@ class TableState:
         public = fragment.audience is fragments.Audience.EVERYONE
         slot = (fragment.id, ("public", variant[3]) if public else variant)
         html = self._html.get(slot)
+        if html is None and public and not variant[3] and fragment.id in self._offered:
+            key, offered = self._offered[fragment.id]
+            if key == self.keys(variant, user)[fragment.id]:
+                html = self._html[slot] = offered
         if html is None:
             if public:
                 context = self.public_context(variant[3])

@@ -29,11 +29,13 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from channels.layers import BaseChannelLayer
 from django.template.loader import render_to_string
 
+from games.engine import HeartsError, Move, parse_cards
 from moderation import gates
 
 from . import broadcasts, effects, live, selectors, services
@@ -52,6 +54,9 @@ RETRY_SECONDS = 0.5  # after the layer failed to deliver
 # or a ban ends the person's games at once and closes their sockets (moderation/sanctions.py),
 # so a move kept from before one is refused anyway; the look gives the sanction's own reason.
 SANCTIONS_KEPT_SECONDS = 30.0
+# The moves whose news carries the move itself, for the other processes holding the table's
+# players to follow without loading the game: those everyone sees. A pass's cards are hidden.
+PUBLIC_MOVES = ("play", "moon")
 
 
 @dataclass(eq=False)
@@ -291,6 +296,15 @@ class Relay:
         news = effects.table_news(state.game.pk, outcome.version, outcome.events)
         news["origin"] = self.channel
         if not state.game.is_over:
+            if move.action in PUBLIC_MOVES:  # another process holding the table follows it
+                deadline = state.game.deadline
+                news["move"] = {
+                    "kind": move.action,
+                    "seat": seat,
+                    "cards": move.cards,
+                    "choice": move.choice,
+                    "deadline": None if deadline is None else deadline.timestamp(),
+                }
             state.moved()
             return state, [], "", news
         # The table changes too: its status, the seeds for a rematch.
@@ -323,6 +337,10 @@ class Relay:
             if self.heard is None or latest > self.heard:
                 self.heard = latest
         if not seating and not requests and self._forward(news):
+            return
+        if not seating and not requests and len(news) == 1 and self._follow(news[0]):
+            assert self.state is not None
+            await self._send(self._pushes(self.state, list(self.screens)), self.state)
             return
         state = self.state
         behind = state is not None and self.heard is not None and state.shown != self.heard
@@ -380,6 +398,39 @@ class Relay:
         return live.changed(
             state, screen.user, code=screen.code, csrf=screen.csrf, keys=screen.keys
         )
+
+    def _follow(self, message: dict[str, Any]) -> bool:
+        """Whether the state in memory was brought to the news's version by applying the move
+        it tells of (a card or a moon's choice, which everyone sees, made by a relay of another
+        process holding the table's players too): nothing loaded then, and the fragments for
+        everyone it carries are used as they are."""
+        state, played = self.state, message.get("move")
+        if state is None or state.running is None or state.stale or not played:
+            return False
+        game_id, version = _shown_by(message)
+        if state.shown != (game_id, version - 1):
+            return False
+        running = state.running
+        move = Move(
+            played["kind"], played["seat"], tuple(parse_cards(played["cards"])), played["choice"]
+        )
+        try:
+            running.match.apply(move)
+        except HeartsError:  # not what this process holds after all: loaded again
+            running.stale = True
+            return False
+        if running.match.is_over:
+            running.stale = True  # the game's end changes the table too: loaded again
+            return False
+        deadline = played.get("deadline")
+        running.game.version = version
+        running.game.deadline = None if deadline is None else datetime.fromtimestamp(deadline, UTC)
+        for player in running.players:
+            if player.seat == move.seat:
+                player.timeouts_in_a_row = 0  # as the move's write set it: no time-out
+        state.moved()
+        state.offer(message.get("public") or {})
+        return True
 
     def _forward(self, news: list[dict[str, Any]]) -> bool:
         """Whether the news was served by forwarding what it carries, as it is: one move of

@@ -152,3 +152,58 @@ async def test_another_processs_spectators_are_sent_the_moves_fragments_as_they_
     assert state is not None
     whole = await sync_to_async(live.whole)(state, AnonymousUser(), code="", csrf="")
     assert steady(screen) == steady(board_fragments(whole.html))
+
+
+async def test_another_process_holding_players_follows_a_card_without_loading_the_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A card's news carries the card (everyone sees it): a process whose screens at the table
+    include a player applies it to the table it holds, and pushes that player what changed,
+    without a read of the database."""
+    game, cookies = await sync_to_async(_four_people)()
+    for _ in range(4):
+        await sync_to_async(_pass)(game.pk)
+    players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
+    layer = get_channel_layer()
+    assert layer is not None
+    elsewhere = relays.Relay(game.table_id, layer)  # as another process's relay would be
+    await elsewhere.start()
+    sent: list[str] = []
+
+    async def send(html: str) -> None:
+        sent.append(html)
+
+    async def close(code: int) -> None:
+        raise AssertionError("the player's socket stays open")
+
+    bob = await sync_to_async(User.objects.get)(username="bob")
+    screen_of_bob = relays.Screen(bob, "", "", send, close, ready=True)
+    elsewhere.screens.add(screen_of_bob)
+    await elsewhere.request(screen_of_bob)
+    screen = board_fragments(sent.pop())
+    loads: list[int] = []
+    monkeypatch.setattr(live, "load", lambda table_id: loads.append(table_id))
+    try:
+        match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
+        seat, version = match.hand.turn, match.version
+        card = str(match.hand.legal_plays(seat)[0])
+        await players[seat].send_json_to(htmx_move("play", card, version=version))
+        for socket in players:
+            assert version_of(await socket.receive_from(timeout=TIMEOUT)) == version + 1
+        for _ in range(50):
+            if sent:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        monkeypatch.undo()
+        await elsewhere.stop()
+        for socket in players:
+            await socket.disconnect()
+
+    [followed] = sent
+    assert loads == [] and screen_of_bob.shown == (game.pk, version + 1)
+    screen.update(Fragments(followed).found)
+    state = await sync_to_async(live.load)(game.table_id)
+    assert state is not None
+    whole = await sync_to_async(live.whole)(state, bob, code="", csrf="")
+    assert steady(screen) == steady(board_fragments(whole.html))
