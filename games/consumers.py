@@ -74,6 +74,9 @@ class TableConsumer(AccountSocket):
         # the socket carries the same cookie (its unmasked secret is a valid form token).
         csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
         self.screen = relays.Screen(self.user, "", csrf, self._send_html, self.close)
+        # The page's own scheme and host, as its Origin says them (the origin check has made
+        # sure it is this site's): a socket has no request to ask.
+        self.screen.site = dict(self.scope.get("headers", [])).get(b"origin", b"").decode()
         self.relay: relays.Relay | None = await relays.join(
             self.table_id, self.screen, self.channel_layer
         )

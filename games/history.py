@@ -36,6 +36,7 @@ from games.engine import (
 )
 
 from . import selectors
+from .forms import CUSTOM
 from .models import Game, GamePlayer
 from .records import game_record as build_record
 from .records import played_hands
@@ -53,7 +54,9 @@ class GameFilterForm(forms.Form):
     preset = forms.ChoiceField(
         required=False,
         label="Rule set",
-        choices=[("", "Any")] + [(key, p.title) for key, p in PRESETS.items()],
+        choices=[("", "Any")]
+        + [(key, p.title) for key, p in PRESETS.items()]
+        + [(CUSTOM, "Custom")],  # the tables whose options were chosen one by one
     )
     rated = forms.ChoiceField(
         required=False,

@@ -219,9 +219,11 @@ class Push:
     keys: Keys
 
 
-def whole(state: TableState, user: Viewer, *, code: str, csrf: str) -> Push:
-    """The whole table as ``user`` sees it: for a socket that connects, or after a gap."""
-    base = {"table": state.table, "user": user, "csrf_token": csrf, "code": code}
+def whole(state: TableState, user: Viewer, *, code: str, csrf: str, site: str = "") -> Push:
+    """The whole table as ``user`` sees it: for a socket that connects, or after a gap.
+    ``site`` is the page's scheme and host, for the links given whole (a private table's
+    invite)."""
+    base = {"table": state.table, "user": user, "csrf_token": csrf, "code": code, "site": site}
     game, match = state.game, state.match
     if game is None or match is None:
         return Push(render_to_string("games/_live.html", base), None, {})

@@ -72,6 +72,7 @@ class Screen:
     keys: Keys | None = None  # what each fragment shows; None: nothing known
     checked: float = float("-inf")  # when its person's sanctions were last looked at
     ready: bool = False  # accepted: news may be pushed to it
+    site: str = ""  # the page's scheme and host, "https://hearts.example": for whole links
 
 
 @dataclass(eq=False)
@@ -285,7 +286,7 @@ class Relay:
                 state = live.load(self.table_id)
                 if state is None:
                     return None, [], str(error), None
-            whole = live.whole(state, user, code=screen.code, csrf=screen.csrf)
+            whole = live.whole(state, user, code=screen.code, csrf=screen.csrf, site=screen.site)
             return state, [(screen, whole)], str(error), None
         except services.ServiceError as error:
             if state.stale:  # another writer was first, and the move is refused now
@@ -372,11 +373,25 @@ class Relay:
                     pushes.append((screen, live.Push("", state.shown, keys)))
                 else:
                     pushes.append(
-                        (screen, live.whole(state, screen.user, code=screen.code, csrf=screen.csrf))
+                        (
+                            screen,
+                            live.whole(
+                                state,
+                                screen.user,
+                                code=screen.code,
+                                csrf=screen.csrf,
+                                site=screen.site,
+                            ),
+                        )
                     )
             elif seating:
                 pushes.append(
-                    (screen, live.whole(state, screen.user, code=screen.code, csrf=screen.csrf))
+                    (
+                        screen,
+                        live.whole(
+                            state, screen.user, code=screen.code, csrf=screen.csrf, site=screen.site
+                        ),
+                    )
                 )
             elif screen.shown != state.shown:
                 pushes.append((screen, self._push_for(state, screen)))
@@ -394,7 +409,9 @@ class Relay:
             or state.shown is None
             or shown[0] != state.shown[0]
         ):
-            return live.whole(state, screen.user, code=screen.code, csrf=screen.csrf)
+            return live.whole(
+                state, screen.user, code=screen.code, csrf=screen.csrf, site=screen.site
+            )
         return live.changed(
             state, screen.user, code=screen.code, csrf=screen.csrf, keys=screen.keys
         )

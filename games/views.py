@@ -81,6 +81,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "code": selectors.access_code(table, code),
         "user": request.user,
+        "site": f"{request.scheme}://{request.get_host()}",  # for the links given whole
         "rules_summary": rules_text.summary(rules),
         "rules_lines": rules_text.describe(rules),
     }

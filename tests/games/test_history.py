@@ -245,6 +245,15 @@ def test_the_list_filters_by_rule_set_and_by_rated() -> None:
     assert _listed(rated="no") == [standard.pk, classic.pk]
 
 
+def test_the_list_filters_custom_games_as_it_lists_them() -> None:
+    custom = _finished("erin", preset="custom")
+    _finished("erin")
+
+    assert _listed(preset="custom") == [custom.pk]
+    page = Client().get(reverse("game_list")).content.decode()
+    assert '<option value="custom">Custom</option>' in page
+
+
 def test_the_list_filters_by_result() -> None:
     early = _finished("alice")
     before_a_card = _finished("bob", resign=False)

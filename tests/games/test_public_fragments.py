@@ -223,3 +223,16 @@ def test_the_seat_rules_put_each_viewers_seat_at_the_bottom() -> None:
     assert ".players-3.view-1 .at-0" in rules["grid-area: right;"]
     assert ".players-6.view-5 .from-at-5" in rules["grid-area: p-bottom;"]
     assert ".seated.view-4 .seat.at-4" in rules["background: rgb(0 0 0 / 42%);"]
+
+
+def test_a_bots_turn_shows_no_countdown_a_persons_does() -> None:
+    alice = User.objects.create_user("alice")
+    game = services.play_now(alice)  # everyone to pass: alice and three bots
+
+    seats = re.findall(r'<li class="seat [^>]*data-seat="(\d)".*?</li>', _public(game)["seats"])
+    timers = re.findall(
+        r'<li class="seat [^>]*data-seat="(\d)"(?:(?!</li>).)*role="timer"', _public(game)["seats"]
+    )
+
+    assert seats == ["0", "1", "2", "3"]
+    assert timers == ["0"]  # alice's only: a bot's few seconds are no alarm
