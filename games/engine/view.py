@@ -58,9 +58,11 @@ class SeatView:
 
 
 def seat_view(match: Match, seat: int | None) -> SeatView:
-    """Exactly what ``seat`` may know now (``None``: a spectator)."""
+    """Exactly what ``seat`` may know now (``None``: a spectator). Once the match is over
+    (played out, resigned, timed out) nobody has a turn or a card to play."""
     hand = match.hand
     n = match.players
+    over = match.result is not None
     public = SeatView(
         rules=match.rules,
         seat=None,
@@ -69,7 +71,7 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
         direction=hand.direction,
         pass_target=None,
         phase=hand.phase,
-        turn=hand.turn,
+        turn=-1 if over else hand.turn,
         hand=(),
         passed=None,
         received=None,
@@ -99,8 +101,8 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
         passed=_tuple(hand.passed(seat)),
         received=_tuple(hand.received(seat)),
         kitty=tuple(cards_of(hand.kitty)) if hand.kitty_taker == seat else None,
-        legal=tuple(hand.legal_plays(seat)),
-        reasons=hand.reasons(seat) if hand.phase is Phase.PLAYING else {},
+        legal=() if over else tuple(hand.legal_plays(seat)),
+        reasons=hand.reasons(seat) if hand.phase is Phase.PLAYING and not over else {},
     )
 
 

@@ -236,3 +236,19 @@ def test_a_bots_turn_shows_no_countdown_a_persons_does() -> None:
 
     assert seats == ["0", "1", "2", "3"]
     assert timers == ["0"]  # alice's only: a bot's few seconds are no alarm
+
+
+def test_a_game_ended_mid_trick_lights_no_card_and_explains_no_refusal() -> None:
+    game = _mid_hand(cards=2)  # a card led and one followed: the third seat is to play
+    match = fresh(game).live_match()
+    seat = match.hand.turn
+    services.resign(game.pk, seat, "timed out")
+
+    over = fresh(game)
+    players = list(over.players.select_related("user"))
+    context = {"table": over.table, "user": None, "csrf_token": "", "code": ""}
+    context |= private_context(over, over.live_match(), players, seat)
+    hand = render_to_string("games/table.html#my-hand", context)
+
+    assert 'data-my-turn="0"' in hand and 'class="card ' in hand
+    assert " legal" not in hand and "refusals" not in hand
