@@ -207,3 +207,25 @@ async def test_another_process_holding_players_follows_a_card_without_loading_th
     assert state is not None
     whole = await sync_to_async(live.whole)(state, bob, code="", csrf="")
     assert steady(screen) == steady(board_fragments(whole.html))
+
+
+async def test_the_heading_says_rated_once_a_rated_game_has_started() -> None:
+    """Whoever opened the page before the start sees the heading the game gives it."""
+
+    def seated() -> tuple[int, list[str]]:
+        people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
+        table = services.create_table(people[0], rated=True)
+        for index, person in enumerate(people[1:], start=1):
+            services.take_seat(table.pk, person, index)
+        return table.pk, [session_cookie(person) for person in people]
+
+    table_id, cookies = await sync_to_async(seated)()
+    socket, before = await open_table_socket(table_id, cookies[1])
+    assert '<small id="table-kind">Standard, 4 players, rated unless a bot sits</small>' in before
+
+    host = await sync_to_async(User.objects.get)(username="alice")
+    await sync_to_async(services.start_game)(table_id, host)
+    started = await socket.receive_from(timeout=TIMEOUT)
+    await socket.disconnect()
+
+    assert '<small id="table-kind">Standard, 4 players, rated</small>' in started
