@@ -43,9 +43,14 @@
     }
   }
 
+  // The state in words on the button (a screen reader hears it as the button's pressed
+  // state, so the words are for the eye only and its name stays "Mute").
   function show() {
     const button = document.getElementById("mute-button");
-    if (button) button.setAttribute("aria-pressed", muted ? "true" : "false");
+    if (!button) return;
+    button.setAttribute("aria-pressed", muted ? "true" : "false");
+    const state = button.querySelector(".mute-state");
+    if (state) state.textContent = muted ? "(sounds off)" : "(sounds on)";
   }
 
   function toggle() {

@@ -219,12 +219,15 @@ def test_m_mutes_for_good_and_question_mark_lists_the_keys(tab: Tab) -> None:
     # M mutes: the button shows it, a reload remembers it, and the page stays quiet.
     mute = page.get_by_role("button", name="Mute")
     assert mute.get_attribute("aria-pressed") == "false"
+    assert "(sounds on)" in mute.inner_text()
     focus_hand(page)
     page.keyboard.press("m")
     assert mute.get_attribute("aria-pressed") == "true"
+    assert "(sounds off)" in mute.inner_text()  # in words, not only by its fill
     page.reload()
     page.locator("#pass-button").wait_for()
     assert page.get_by_role("button", name="Mute").get_attribute("aria-pressed") == "true"
+    assert "(sounds off)" in page.get_by_role("button", name="Mute").inner_text()
     wait_for_bot_passes(page)
     focus_hand(page)
     for _ in range(3):
