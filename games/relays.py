@@ -286,8 +286,7 @@ class Relay:
                 state = live.load(self.table_id)
                 if state is None:
                     return None, [], str(error), None
-            whole = live.whole(state, user, code=screen.code, csrf=screen.csrf, site=screen.site)
-            return state, [(screen, whole)], str(error), None
+            return state, [(screen, _whole(state, screen))], str(error), None
         except services.ServiceError as error:
             if state.stale:  # another writer was first, and the move is refused now
                 loaded = live.load(self.table_id)
@@ -362,39 +361,22 @@ class Relay:
         pushes = []
         asked = {request.screen: request.showing for request in requests}
         for screen in screens:
-            if not screen.ready and screen not in asked:
-                continue
             if screen in asked:
                 showing = asked[screen]
                 if showing is not None and showing == state.shown and not seating:
-                    keys = state.keys(
-                        state.variant(screen.user, screen.code, screen.csrf), screen.user
-                    )
-                    pushes.append((screen, live.Push("", state.shown, keys)))
+                    variant = state.variant(screen.user, screen.code, screen.csrf)
+                    push = live.Push("", state.shown, state.keys(variant, screen.user))
                 else:
-                    pushes.append(
-                        (
-                            screen,
-                            live.whole(
-                                state,
-                                screen.user,
-                                code=screen.code,
-                                csrf=screen.csrf,
-                                site=screen.site,
-                            ),
-                        )
-                    )
+                    push = _whole(state, screen)
+            elif not screen.ready:
+                continue
             elif seating:
-                pushes.append(
-                    (
-                        screen,
-                        live.whole(
-                            state, screen.user, code=screen.code, csrf=screen.csrf, site=screen.site
-                        ),
-                    )
-                )
+                push = _whole(state, screen)
             elif screen.shown != state.shown:
-                pushes.append((screen, self._push_for(state, screen)))
+                push = self._push_for(state, screen)
+            else:
+                continue
+            pushes.append((screen, push))
         return state, pushes
 
     def _pushes(self, state: TableState, screens: list[Screen]) -> Pushes:
@@ -403,15 +385,10 @@ class Relay:
     @staticmethod
     def _push_for(state: TableState, screen: Screen) -> live.Push:
         shown = screen.shown
-        if (
-            shown is None
-            or screen.keys is None
-            or state.shown is None
-            or shown[0] != state.shown[0]
-        ):
-            return live.whole(
-                state, screen.user, code=screen.code, csrf=screen.csrf, site=screen.site
-            )
+        if shown is None or screen.keys is None or state.shown is None:
+            return _whole(state, screen)
+        if shown[0] != state.shown[0]:  # another game
+            return _whole(state, screen)
         return live.changed(
             state, screen.user, code=screen.code, csrf=screen.csrf, keys=screen.keys
         )
@@ -442,9 +419,7 @@ class Relay:
         deadline = played.get("deadline")
         running.game.version = version
         running.game.deadline = None if deadline is None else datetime.fromtimestamp(deadline, UTC)
-        for player in running.players:
-            if player.seat == move.seat:
-                player.timeouts_in_a_row = 0  # as the move's write set it: no time-out
+        running.player(move.seat).timeouts_in_a_row = 0  # as the move's write set it
         state.moved()
         state.offer(message.get("public") or {})
         return True
@@ -487,6 +462,11 @@ class Relay:
             screen.shown, screen.keys = push.shown, push.keys
             if push.html:
                 await _quietly(screen.send(push.html))
+
+
+def _whole(state: TableState, screen: Screen) -> live.Push:
+    """The whole table as ``screen`` shows it."""
+    return live.whole(state, screen.user, code=screen.code, csrf=screen.csrf, site=screen.site)
 
 
 def flash(error: str) -> str:

@@ -16,6 +16,7 @@ import logging
 import re
 import time
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -319,6 +320,14 @@ class Running:
     players: list[GamePlayer]
     stale: bool = False
 
+    @property
+    def bots(self) -> set[int]:
+        """The seats bots play."""
+        return {p.seat for p in self.players if p.is_bot}
+
+    def player(self, seat: int) -> GamePlayer:
+        return next(p for p in self.players if p.seat == seat)
+
 
 def running(game_id: int) -> Running:
     """The game as the database has it now: two reads, the row (with its snapshot, never the
@@ -410,27 +419,25 @@ def _act_on(
     snapshot = game.snapshot_due(match)
     if snapshot:
         game.keep_snapshot(match)
-    bots = {p.seat for p in state.players if p.is_bot}
-    player = next(p for p in state.players if p.seat == seat)
+    bots = state.bots
+    player = state.player(seat)
     count = player.timeouts_in_a_row
     if kind != "resign":
         count = count + 1 if timeout else 0
-    if match.result is not None:
+    finished = match.result is not None
+    if finished:
         _finish(game, match)
-        with transaction.atomic():
-            if not _write(game, before, record, snapshot=True, finished=True):
-                raise Conflict
-            _count_timeouts(game, player, count)
-            _after_finish(game)
     else:
         _set_deadline(game, match, bots, keep=kind == "pass", pause=effects.trick_pause(events))
-        if count != player.timeouts_in_a_row:  # rare: a time-out, or a move after one
-            with transaction.atomic():
-                if not _write(game, before, record, snapshot=snapshot):
-                    raise Conflict
-                _count_timeouts(game, player, count)
-        elif not _write(game, before, record, snapshot=snapshot):
+    # A move alone is its one statement; a time-out counted (or the count reset after one) or
+    # the game's end, with its rating, are written with it in one transaction.
+    alone = not finished and count == player.timeouts_in_a_row
+    with nullcontext() if alone else transaction.atomic():
+        if not _write(game, before, record, snapshot=snapshot, finished=finished):
             raise Conflict
+        _count_timeouts(game, player, count)
+        if finished:
+            _after_finish(game)
     state.stale = False
     _after_change(game, match, bots, events, publish=publish)
     return Outcome(game.version, events, match)
@@ -517,7 +524,7 @@ def _timed_out(
         raise StaleVersion()
     if match.rules.clock is Clock.STRICT:
         return "resign", (), "timed out"
-    player = next(p for p in state.players if p.seat == seat)
+    player = state.player(seat)
     if not player.is_bot and player.timeouts_in_a_row + 1 >= TIMEOUTS_TO_LEAVE:
         return "resign", (), "left"
     return kind, cards, choice
@@ -553,11 +560,6 @@ def _set_deadline(
 def bot_seats(game: Game) -> set[int]:
     """The seats of ``game`` that bots play."""
     return set(game.players.filter(is_bot=True).values_list("seat", flat=True))
-
-
-def _seats_of(game: Game) -> list[tuple[int, bool, int]]:
-    """Each seat of ``game``: (seat, a bot's, the player's time-outs in a row)."""
-    return list(game.players.values_list("seat", "is_bot", "timeouts_in_a_row"))
 
 
 def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:

@@ -81,7 +81,7 @@ def time_out(game_id: int, version: int) -> int:
         return 0
     if game.deadline is None or timezone.now() < game.deadline:
         return 0
-    bots = {p.seat for p in state.players if p.is_bot}
+    bots = state.bots
     waiting = services.seats_to_act(match)
     made = 0
     if any(seat in bots for seat in waiting):
@@ -121,7 +121,7 @@ def play_bots(game_id: int, version: int, state: services.Running | None = None)
             return 0
     if state.game.is_over or state.game.version != version:
         return 0
-    bots = {p.seat for p in state.players if p.is_bot}
+    bots = state.bots
     bot = make_bot(state.game.table.bot_level)
     made = 0
     for seat in services.seats_to_act(state.match):

@@ -5,6 +5,7 @@ socket, and the sockets come and go without the others missing anything."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -101,6 +102,43 @@ async def test_a_socket_arriving_after_the_last_one_left_gets_the_news() -> None
     await second.disconnect()
 
 
+async def _screen_elsewhere(
+    table_id: int, viewer: Any
+) -> tuple[relays.Relay, relays.Screen, list[str]]:
+    """A relay of the table as another process's would be, with one screen of ``viewer`` that
+    has been sent the whole table: the relay, the screen and what it is sent from now on."""
+    layer = get_channel_layer()
+    assert layer is not None
+    relay = relays.Relay(table_id, layer)
+    await relay.start()
+    sent: list[str] = []
+
+    async def send(html: str) -> None:
+        sent.append(html)
+
+    async def close(code: int) -> None:
+        raise AssertionError("the screen's socket stays open")
+
+    screen = relays.Screen(viewer, "", "", send, close, ready=True)
+    relay.screens.add(screen)
+    await relay.request(screen)
+    return relay, screen, sent
+
+
+async def _moved_and_heard(
+    players: list[Any], seat: int, move: dict[str, Any], version: int, sent: list[str]
+) -> None:
+    """``seat`` makes ``move`` on its socket; every player's screen shows ``version``, and the
+    screen elsewhere is sent something (within a few seconds)."""
+    await players[seat].send_json_to(move)
+    for socket in players:
+        assert version_of(await socket.receive_from(timeout=TIMEOUT)) == version
+    for _ in range(50):
+        if sent:
+            break
+        await asyncio.sleep(0.05)
+
+
 async def test_another_processs_spectators_are_sent_the_moves_fragments_as_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -109,21 +147,7 @@ async def test_another_processs_spectators_are_sent_the_moves_fragments_as_they_
     forwards it as it is, without loading or rendering anything."""
     game, cookies = await sync_to_async(_four_people)()
     players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
-    layer = get_channel_layer()
-    assert layer is not None
-    elsewhere = relays.Relay(game.table_id, layer)  # as another process's relay would be
-    await elsewhere.start()
-    sent: list[str] = []
-
-    async def send(html: str) -> None:
-        sent.append(html)
-
-    async def close(code: int) -> None:
-        raise AssertionError("the spectator's socket stays open")
-
-    spectator = relays.Screen(AnonymousUser(), "", "", send, close, ready=True)
-    elsewhere.screens.add(spectator)
-    await elsewhere.request(spectator)
+    elsewhere, spectator, sent = await _screen_elsewhere(game.table_id, AnonymousUser())
     screen = board_fragments(sent.pop())
     loads: list[int] = []
     monkeypatch.setattr(live, "load", lambda table_id: loads.append(table_id))
@@ -131,13 +155,7 @@ async def test_another_processs_spectators_are_sent_the_moves_fragments_as_they_
         match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
         seat = next(s for s in range(4) if not match.hand.has_passed(s))
         cards = " ".join(str(card) for card in match.hand.holding(seat)[:3])
-        await players[seat].send_json_to(htmx_move("pass", cards, version=0))
-        for socket in players:
-            assert version_of(await socket.receive_from(timeout=TIMEOUT)) == 1
-        for _ in range(50):
-            if sent:
-                break
-            await asyncio.sleep(0.05)
+        await _moved_and_heard(players, seat, htmx_move("pass", cards, version=0), 1, sent)
     finally:
         monkeypatch.undo()
         await elsewhere.stop()
@@ -164,22 +182,8 @@ async def test_another_process_holding_players_follows_a_card_without_loading_th
     for _ in range(4):
         await sync_to_async(_pass)(game.pk)
     players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
-    layer = get_channel_layer()
-    assert layer is not None
-    elsewhere = relays.Relay(game.table_id, layer)  # as another process's relay would be
-    await elsewhere.start()
-    sent: list[str] = []
-
-    async def send(html: str) -> None:
-        sent.append(html)
-
-    async def close(code: int) -> None:
-        raise AssertionError("the player's socket stays open")
-
     bob = await sync_to_async(User.objects.get)(username="bob")
-    screen_of_bob = relays.Screen(bob, "", "", send, close, ready=True)
-    elsewhere.screens.add(screen_of_bob)
-    await elsewhere.request(screen_of_bob)
+    elsewhere, screen_of_bob, sent = await _screen_elsewhere(game.table_id, bob)
     screen = board_fragments(sent.pop())
     loads: list[int] = []
     monkeypatch.setattr(live, "load", lambda table_id: loads.append(table_id))
@@ -187,13 +191,8 @@ async def test_another_process_holding_players_follows_a_card_without_loading_th
         match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
         seat, version = match.hand.turn, match.version
         card = str(match.hand.legal_plays(seat)[0])
-        await players[seat].send_json_to(htmx_move("play", card, version=version))
-        for socket in players:
-            assert version_of(await socket.receive_from(timeout=TIMEOUT)) == version + 1
-        for _ in range(50):
-            if sent:
-                break
-            await asyncio.sleep(0.05)
+        move = htmx_move("play", card, version=version)
+        await _moved_and_heard(players, seat, move, version + 1, sent)
     finally:
         monkeypatch.undo()
         await elsewhere.stop()
