@@ -82,6 +82,18 @@ def access_code(table: Table, code: str | None) -> str:
     return code if code and table.private and is_invite_code(table, code) else ""
 
 
+def running_game(user: Viewer) -> Game | None:
+    """The game ``user`` is playing now, if any (the latest, should there be two): where the
+    lobby's and the header's "Your game" lead, where Play now takes them back, and why the
+    rated queue turns them away."""
+    if user is None or not user.is_authenticated:
+        return None
+    games = Game.objects.filter(
+        status=Game.Status.PLAYING, players__user_id=user.pk, players__is_bot=False
+    )
+    return games.select_related("table").order_by("-started_at").first()
+
+
 def public_games() -> QuerySet[Game]:
     """The games anyone may find in a list: those of public tables."""
     return Game.objects.filter(table__private=False)
