@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "reports",
     "collusion",
     "learn",
+    "pairing",
 ]
 
 MIDDLEWARE = [
@@ -195,6 +196,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # The clock: every this many seconds a sweep queues a deadline task for each turn overdue or
 # due before the next sweep (games/tasks.py); a move itself schedules nothing for its deadline.
 HEARTS_SWEEP_SECONDS = env_float("HEARTS_SWEEP_SECONDS", 1.0)
+HEARTS_QUEUE_SWEEP_SECONDS = env_float("HEARTS_QUEUE_SWEEP_SECONDS", 2.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -202,7 +204,14 @@ CELERY_BEAT_SCHEDULE = {
         # Beat goes on queueing sweeps while the workers are down; when they are back, the
         # sweeps that waited longer than this are dropped, as the next one does their work.
         "options": {"expires": 10 * HEARTS_SWEEP_SECONDS},
-    }
+    },
+    # The rated queue (pairing/services.py): drop who left, seat who can now that the allowed
+    # rating gaps have widened. Seating also runs at once when someone's queue page opens.
+    "sweep-rated-queue": {
+        "task": "pairing.tasks.sweep",
+        "schedule": HEARTS_QUEUE_SWEEP_SECONDS,
+        "options": {"expires": 5 * HEARTS_QUEUE_SWEEP_SECONDS},
+    },
 }
 
 AUTH_USER_MODEL = "auth.User"

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("ratings/", include("ratings.urls")),
+    path("queue/", include("pairing.urls")),
     path("reports/", include("reports.urls")),
     path("staff/collusion/", include("collusion.urls")),
     path("learn/", include("learn.urls")),

@@ -35,6 +35,22 @@ def check_may_start(user: User, table: Table) -> None:
     penalties.check_may_sit(user, table)
 
 
+def check_may_queue(user: User) -> None:
+    """Before ``user`` joins the rated queue, and again before the queue seats them: as for
+    sitting at a rated table."""
+    from games.services import ServiceError  # the services import this module
+
+    check_may_play(user)
+    if is_marked(user):
+        raise ServiceError(
+            "Your games are unrated while staff review your account, so the rated queue is "
+            "closed to you: casual tables are open"
+        )
+    ban = penalties.ban_of(user)
+    if ban is not None:
+        raise ServiceError(f"{ban.notice()}; casual tables are open to you")
+
+
 def check_may_play(user: User) -> None:
     """Before ``user`` moves in a game (also the bots' and the clock's moves are not asked)."""
     from games.services import ServiceError  # the services import this module

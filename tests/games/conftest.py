@@ -50,7 +50,7 @@ def task_queue() -> Iterator[str]:
     conf = celery_app.conf
     routes = conf.task_routes
     queue = f"test-tasks-{uuid.uuid4().hex}"
-    conf.task_routes = {"games.tasks.*": {"queue": queue}}
+    conf.task_routes = {"games.tasks.*": {"queue": queue}, "pairing.tasks.*": {"queue": queue}}
     _reroute()
     try:
         yield queue

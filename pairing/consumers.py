@@ -1,0 +1,86 @@
+"""The queue page's socket: it keeps its person in the queue while it is open, tells them how
+many wait, and sends them to their table the moment they are seated."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from games import selectors
+from games.consumers import AccountSocket
+from games.live import in_pool
+
+from . import services
+
+NOT_SIGNED_IN_CODE = 4403
+
+
+class QueueConsumer(AccountSocket):
+    user_id: int | None = None
+    groups_joined: tuple[str, ...] = ()
+    heartbeat: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=NOT_SIGNED_IN_CODE)
+            return
+        self.user_id = user.pk
+        # Listening before counting in: a seating that follows the count is heard.
+        self.groups_joined = (services.seeker_group(user.pk),)
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        seeker = await in_pool(services.page_opened)(user.pk)
+        await self.join_account_group()
+        await self.accept()
+        if seeker is None:
+            # Seated while no page of theirs was open (a reload, a restart), or never queued.
+            await self.send(text_data=await in_pool(_not_waiting)(user))
+            return
+        queue = services.Queue.of(seeker)
+        await self.channel_layer.group_add(queue.group, self.channel_name)
+        self.groups_joined += (queue.group,)
+        self.heartbeat = asyncio.create_task(self._beat())
+
+    async def _beat(self) -> None:
+        assert self.user_id is not None
+        while True:
+            await asyncio.sleep(services.HEARTBEAT_SECONDS)
+            await in_pool(services.page_seen)(self.user_id)
+
+    async def disconnect(self, code: int) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.heartbeat
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave_account_group()
+        if self.user_id is not None:
+            await in_pool(services.page_closed)(self.user_id)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.send(text_data=_fragment("message", {"message": "The queue takes no messages"}))
+
+    async def queue_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=_fragment("waiting", {"waiting": event["waiting"]}))
+
+    async def queue_seated(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=_fragment("seated", {"url": event["url"]}))
+
+    async def queue_left(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=_fragment("left", {"reason": event["reason"]}))
+
+
+def _fragment(name: str, context: dict[str, Any]) -> str:
+    return render_to_string(f"pairing/queue.html#{name}", {**context, "oob": True})
+
+
+def _not_waiting(user: Any) -> str:
+    game = selectors.running_game(user)
+    if game is not None:
+        return _fragment("seated", {"url": game.table.get_absolute_url()})
+    return _fragment("left", {"reason": "You are not in the queue."})
