@@ -193,6 +193,15 @@ def test_a_signed_in_player_meets_no_serious_accessibility_violation(
     findings = Findings(tab, "player", viewport)
     findings.check("lobby")
 
+    findings.visit("queue-join", "/queue/")
+    # A queue of its own: nobody else here waits for six players of the Encyclopedia.
+    page.get_by_label("Rule set and table size").select_option("encyclopedia-6")
+    page.get_by_role("button", name="Join the rated queue").click()
+    page.locator("#queue-waiting").wait_for()
+    findings.check("queue-waiting")
+    page.get_by_role("button", name="Leave the queue").click()
+    page.wait_for_url(re.compile(r"/$"))
+
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/t/\d+/"))
     page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
