@@ -1,0 +1,165 @@
+"""The rated queue on the scale-out layout: two daphne processes, a Celery worker and beat (bench/
+load.py's site, on an SQLite file and a Redis of its own), and a daphne killed while people wait.
+
+Three people join and open their queue pages, spread over both daphnes: nobody is seated (three
+are not a table), whatever beat's sweeps do. The first daphne is then killed (SIGKILL: it never
+counts its sockets out) and the pages reconnect to the second, as a browser's socket does; five
+more people open theirs there. Each of the eight must be sent to a table, the one they sit at,
+and there must be two rated tables of four.
+
+As in tests/test_kill.py, the drill runs in a process of its own (``python -m
+tests.test_queue_scale_out FINDINGS.json``), which sets Django up on the site's database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import load
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRST = 3  # people who wait before the kill
+PEOPLE = 8
+PATIENCE = 30.0  # seconds to wait for a table
+SEATED = re.compile(r'id="queue-table" href="(/t/\d+/)"')
+
+
+@pytest.mark.slow
+def test_the_queue_seats_everyone_across_two_daphnes_one_of_them_killed(tmp_path):
+    findings = tmp_path / "findings.json"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.test_queue_scale_out", str(findings)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, f"{done.stderr[-4000:]}\nthe site's log: {tmp_path}/site.log"
+    found = json.loads(findings.read_text())
+    assert found["seated_before_the_kill"] == []
+    assert len(found["told"]) == PEOPLE  # every page was sent to a table
+    assert found["told"] == found["seats"]  # the table each was told is the one they sit at
+    assert sorted(found["tables"].values()) == [4, 4]
+    assert all(found["rated"].values())
+
+
+# The drill, in a process of its own ---------------------------------------------------------
+
+
+def drill(var_dir: Path, log: Path) -> dict[str, Any]:
+    args = argparse.Namespace(database="sqlite", layout="one", webs=2, log=log)
+    site = load.start_site(args, var_dir)
+    try:
+        web1, web2 = site.layout.ports
+        people = [_person(f"queuer{n}") for n in range(PEOPLE)]
+        found = asyncio.run(_wait_in_the_queue(people, web1, web2, site))
+        found.update(_where_they_sit(people))
+    finally:
+        load.stop_site(site)
+    return found
+
+
+def _person(name: str) -> tuple[str, str]:
+    """A new person in the Standard queue: their name and their session's cookie."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from pairing import services
+
+    user = User.objects.create_user(name)
+    services.join(user, services.DEFAULT_QUEUE)
+    client = Client()
+    client.force_login(user)
+    return name, f"sessionid={client.cookies['sessionid'].value}"
+
+
+def _socket(cookie: str, port: int) -> Any:
+    import websockets
+
+    return websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/queue/",
+        origin=websockets.Origin(f"http://127.0.0.1:{port}"),
+        additional_headers={"Cookie": cookie},
+        open_timeout=30,
+        ping_interval=None,
+    )
+
+
+async def _wait_in_the_queue(
+    people: list[tuple[str, str]], web1: int, web2: int, site: Any
+) -> dict[str, Any]:
+    told: dict[str, str] = {}
+    first = [
+        await _socket(cookie, (web1, web2)[n % 2]) for n, (_, cookie) in enumerate(people[:FIRST])
+    ]
+    await asyncio.sleep(3)  # beat's sweeps come and go: three are not a table
+    early = [name for (name, _), ws in zip(people, first, strict=False) if await _seated(ws, 0.5)]
+    os.kill(site.layout.processes["web1"].pid, signal.SIGKILL)
+    for ws in first:
+        await ws.close()
+    # The pages reconnect, each now to the second daphne; the others open theirs on both.
+    sockets = [await _socket(cookie, web2) for _, cookie in people[:FIRST]]
+    sockets += [await _socket(cookie, web2) for _, cookie in people[FIRST:]]
+    deadline = time.monotonic() + PATIENCE
+    for (name, _), ws in zip(people, sockets, strict=True):
+        url = await _seated(ws, max(0.1, deadline - time.monotonic()))
+        if url:
+            told[name] = url
+        await ws.close()
+    return {"seated_before_the_kill": early, "told": told}
+
+
+async def _seated(ws: Any, seconds: float) -> str | None:
+    """The table a queue page is sent to within ``seconds``, if any."""
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                frame = await ws.recv()
+                if match := SEATED.search(frame):
+                    return match.group(1)
+    except Exception:  # the time is up, or the socket closed
+        return None
+
+
+def _where_they_sit(people: list[tuple[str, str]]) -> dict[str, Any]:
+    from games.models import Seat, Table
+
+    seats = {
+        seat.user.username: seat.table.get_absolute_url()
+        for seat in Seat.objects.filter(user__username__in=[n for n, _ in people]).select_related(
+            "user", "table"
+        )
+    }
+    tables = Table.objects.filter(seats__user__username__in=seats)
+    counts: dict[str, int] = {}
+    for url in seats.values():
+        counts[url] = counts.get(url, 0) + 1
+    rated = {t.get_absolute_url(): t.rated and t.current_game().rated for t in tables.distinct()}
+    return {"seats": seats, "tables": counts, "rated": rated}
+
+
+def main() -> int:
+    findings_file = Path(sys.argv[1])
+    with tempfile.TemporaryDirectory(prefix="hearts-queue-") as var_dir:
+        found = drill(Path(var_dir), findings_file.parent / "site.log")
+    findings_file.write_text(json.dumps(found, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
