@@ -330,3 +330,19 @@ async def test_a_stranger_is_refused_and_someone_seated_while_away_is_sent_to_th
     assert connected
     assert f'href="/t/{game.table_id}/"' in await _until(socket, "queue-table")
     await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_closing_the_queue_page_counts_it_out_and_the_sweep_then_drops_it() -> None:
+    alice = await sync_to_async(User.objects.create_user)("alice")
+    await sync_to_async(services.join)(alice, DEFAULT_QUEUE)
+    socket = queue_socket(await sync_to_async(session_cookie)(alice))
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    await socket.disconnect()
+    seeker = await sync_to_async(Seeker.objects.get)(user=alice)
+    assert seeker.sockets == 0
+    later = timezone.now() + timedelta(seconds=services.GRACE_SECONDS + 1)
+    await sync_to_async(services.sweep)(later)
+    assert not await sync_to_async(Seeker.objects.exists)()
