@@ -121,9 +121,11 @@ def test_the_lobby_shows_a_banned_player_the_time_left(client: Client) -> None:
     client.force_login(person("alice"))
     page = client.get(reverse("lobby")).content.decode()
     assert "You are barred from rated tables for 18 more minutes (you left 2 rated games)" in page
+    assert "Join the rated queue" not in page  # not offered a queue that would refuse her
 
     client.force_login(person("bob"))
-    assert "barred" not in client.get(reverse("lobby")).content.decode()
+    page = client.get(reverse("lobby")).content.decode()
+    assert "barred" not in page and "Join the rated queue" in page
 
 
 def test_the_lobby_shows_nothing_once_the_ban_has_run_out(client: Client) -> None:
