@@ -427,6 +427,7 @@ def _whole_number(text: str) -> int | None:
 def _placements(game: Game, players: list[GamePlayer], match: Match) -> list[dict[str, Any]]:
     result = game.result or {}
     places = result.get("places") or []
+    ratings = selectors.rating_changes(game)
     rows = []
     for player in players:
         place = places[player.seat] if places else None
@@ -440,6 +441,7 @@ def _placements(game: Game, players: list[GamePlayer], match: Match) -> list[dic
                 "place_words": ORDINALS.get(place, f"{place}th") if place else "",
                 "total": match.totals[player.seat],
                 "note": note,
+                "rating": ratings.get(player.seat),
             }
         )
     return sorted(rows, key=lambda row: (row["place"] or 0, row["player"].seat))

@@ -22,6 +22,7 @@ from games.engine import (
     taken_in_last_hand,
 )
 from moderation.models import Sanction
+from ratings.models import RatingChange
 
 from .models import Game, GamePlayer, Table
 
@@ -533,7 +534,15 @@ def _last_hand(match: Match, view: SeatView, infos: list[PlayerInfo]) -> str:
     return f"Hand {hand} scored: " + ", ".join(parts) + "."
 
 
-def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[str]:
+@dataclass(frozen=True)
+class ResultRow(_Shown):
+    """A seat's line of a finished game's result."""
+
+    words: str  # "1st: alice, 45 points", "4th: bob, 60 points (resigned)"
+    rating: str = ""  # after a rated game: "rating 1312 (+12)"
+
+
+def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[ResultRow]:
     result = game.result or {}
     places = result.get("places") or []
     if not places:
@@ -541,6 +550,7 @@ def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[str]:
     ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
     rows = sorted(zip(places, infos, strict=True), key=lambda pair: (pair[0], pair[1].seat))
     reason = result.get("reason")
+    ratings = rating_changes(game)
     lines = []
     for place, info in rows:
         note = ""
@@ -550,5 +560,15 @@ def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[str]:
                 "left": " (left)",
                 "timed out": " (out of time)",
             }.get(reason or "", "")
-        lines.append(f"{ordinal.get(place, f'{place}th')}: {info.name}, {info.total} points{note}")
+        words = f"{ordinal.get(place, f'{place}th')}: {info.name}, {info.total} points{note}"
+        change = ratings.get(info.seat)
+        lines.append(ResultRow(words, change.in_words if change else ""))
     return lines
+
+
+def rating_changes(game: Game) -> dict[int, RatingChange]:
+    """What a finished rated game did to each seat's rating, by seat (nothing for another
+    game, and no query either: the table asks at every move)."""
+    if not game.rated or not game.is_over or game.void:
+        return {}
+    return {change.seat: change for change in RatingChange.objects.filter(game=game)}

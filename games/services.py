@@ -65,6 +65,17 @@ class GameOver(ServiceError):
         super().__init__("The game is over")
 
 
+class AlreadyPlaying(ServiceError):
+    """The person is playing a game already: ``game``, where they are taken back to."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(
+            "You are in the middle of a game, so here it is. Finish it (or resign) before "
+            "starting another."
+        )
+        self.game = game
+
+
 def _table_changed(table: Table, *, seating: bool = True) -> None:
     """After commit, the table's sockets hear of it; the lobby too for a change of ``seating``
     (or a new table)."""
@@ -285,10 +296,17 @@ def _check_players_may_play(table: Table, seats: list[Seat], starter: User) -> N
 
 
 def play_now(user: User) -> Game:
-    """A casual Standard table against three bots, dealt at once."""
-    table = create_table(user)
-    fill_with_bots(table.pk, user)
-    return start_game(table.pk, user)
+    """A casual Standard table against three bots, dealt at once; refused (``AlreadyPlaying``)
+    while the person plays another game, which would time them out and count them as leaving.
+    The person's row is locked first, so that a second click does not deal a second game."""
+    with transaction.atomic():
+        list(User.objects.select_for_update().filter(pk=user.pk))
+        running = selectors.running_game(user)
+        if running is not None:
+            raise AlreadyPlaying(running)
+        table = create_table(user)
+        fill_with_bots(table.pk, user)
+        return start_game(table.pk, user)
 
 
 def rematch(table_id: int, user: User) -> Game:

@@ -55,7 +55,12 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def play_now(request: HttpRequest) -> HttpResponse:
-    game = services.play_now(_user(request))
+    """A new game against the bots, or back to the game the person is playing already."""
+    try:
+        game = services.play_now(_user(request))
+    except services.AlreadyPlaying as playing:
+        messages.info(request, str(playing))
+        game = playing.game
     return redirect(_table_url(game.table))
 
 
@@ -81,6 +86,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "code": selectors.access_code(table, code),
         "user": request.user,
+        "seated": selectors.is_seated(table, request.user),  # offered turn notifications
         "site": f"{request.scheme}://{request.get_host()}",  # for the links given whole
         "rules_summary": rules_text.summary(rules),
         "rules_lines": rules_text.describe(rules),

@@ -67,6 +67,19 @@ def display_rating(mu: float, sigma: float) -> int:
     return max(0, round(BASE + POINTS_PER_MU * (mu - 3 * sigma - MU)))
 
 
+STARTING_RATING = display_rating(MU, SIGMA)  # a newcomer's, before their first rated game
+
+
+def change_text(change: int) -> str:
+    """A change of the shown rating in words: "+12", "\N{MINUS SIGN}8" (a minus sign, as it is
+    read) or "±0".
+
+    >>> [change_text(change) for change in (12, -8, 0)] == ["+12", "\N{MINUS SIGN}8", "±0"]
+    True
+    """
+    return f"+{change}" if change > 0 else f"\N{MINUS SIGN}{-change}" if change < 0 else "±0"
+
+
 def is_provisional(games: int) -> bool:
     return games < PROVISIONAL_GAMES
 

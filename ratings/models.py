@@ -12,7 +12,7 @@ from django.db import models
 
 from games.models import Game
 
-from .maths import MU, SIGMA, Skill, display_rating, is_provisional
+from .maths import MU, SIGMA, Skill, change_text, display_rating, is_provisional
 
 
 class Rating(models.Model):
@@ -72,6 +72,18 @@ class RatingChange(models.Model):
     @property
     def display_change(self) -> int:
         return self.display_after - self.display_before
+
+    @property
+    def is_provisional(self) -> bool:
+        """Whether the rating this game left was still provisional."""
+        return is_provisional(self.games_after)
+
+    @property
+    def in_words(self) -> str:
+        """The new rating and the change, as a game's result shows them: "rating 1312 (+12)",
+        "rating 480 (+180, provisional)"."""
+        provisional = ", provisional" if self.is_provisional else ""
+        return f"rating {self.display_after} ({change_text(self.display_change)}{provisional})"
 
 
 class GameTally(models.Model):

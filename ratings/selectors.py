@@ -10,14 +10,14 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db.models import F, QuerySet
 
-from .maths import PROVISIONAL_GAMES
 from .models import Rating, RatingChange
 
 
 def leaderboard() -> QuerySet[Rating]:
-    """Established players (no longer provisional), highest displayed rating first."""
+    """Everyone with a rated game, highest displayed rating first; those still provisional are
+    listed too (the page marks them), so that a new player finds themselves there."""
     return (
-        Rating.objects.filter(games__gte=PROVISIONAL_GAMES, user__is_active=True)
+        Rating.objects.filter(games__gt=0, user__is_active=True)
         .select_related("user")
         .alias(conservative=F("mu") - 3 * F("sigma"))
         .order_by("-conservative", "user__username")

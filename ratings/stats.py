@@ -18,6 +18,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from games.engine import Match, Move, Rules
 from games.models import Game, GamePlayer, MoveRecord
 
+from .maths import change_text
 from .models import GameTally, RatingChange
 
 RECENT_GAMES = 10
@@ -65,9 +66,7 @@ class RecentGame:
 
     @property
     def rating_change_text(self) -> str:
-        """ "+12", "\N{MINUS SIGN}8" (a minus sign, as it is read) or "±0"."""
-        change = self.rating_change or 0
-        return f"+{change}" if change > 0 else f"\N{MINUS SIGN}{-change}" if change < 0 else "±0"
+        return change_text(self.rating_change or 0)
 
 
 @dataclass

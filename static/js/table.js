@@ -47,6 +47,7 @@
     }
     return text;
   }
+  window.tableShownText = shownText; // for table_turn.js
 
   // A socket that reconnects says which game and version the screen shows, so the server sends
   // what it missed (the whole table), or nothing if it missed nothing.

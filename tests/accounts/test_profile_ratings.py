@@ -67,7 +67,7 @@ def test_an_established_rating_is_not_provisional(client: Client) -> None:
     html = _page(client, "alice")
 
     assert '<span class="rating-number">1596</span>' in html
-    assert "provisional" not in html
+    assert '<span class="provisional">' not in html
     assert "after 10 rated games" in html
 
 

@@ -37,15 +37,18 @@ BOT_DELAY = "0.05"
 TRICK_PAUSE = "0.5"
 
 # Counts what the page showed, from before any of its own scripts run: the most cards ever in
-# #hand, and how many live updates htmx has swapped in.
+# #hand, how many live updates htmx has swapped in, and how many times its socket opened (a
+# page back at a table it showed before is sent nothing until the game moves on).
 INIT_SCRIPT = """
 window.__maxHand = 0;
 window.__wsMessages = 0;
+window.__wsOpens = 0;
 new MutationObserver(() => {
   const n = document.querySelectorAll("#hand .card").length;
   if (n > window.__maxHand) window.__maxHand = n;
 }).observe(document, { childList: true, subtree: true });
 document.addEventListener("htmx:wsAfterMessage", () => { window.__wsMessages += 1; });
+document.addEventListener("htmx:wsOpen", () => { window.__wsOpens += 1; });
 """
 
 CHROMIUM_ARGS = [

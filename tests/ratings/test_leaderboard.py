@@ -1,4 +1,5 @@
-"""The leaderboard lists established players, highest rating first, a page at a time."""
+"""The leaderboard lists every rated player, highest rating first (those still provisional
+marked so), a page at a time."""
 
 from __future__ import annotations
 
@@ -24,19 +25,30 @@ def _names(html: str) -> list[str]:
     return re.findall(r'<th scope="row"><a href="/u/[^/]+/">([^<]+)</a>', html)
 
 
-def test_the_leaderboard_lists_only_established_players_highest_first(client: Client) -> None:
+def test_the_leaderboard_lists_every_rated_player_highest_first(client: Client) -> None:
     _rated("alice", 30.0, 3.0, 12)  # 1308
     _rated("bob", 32.0, 2.0, 40)  # 1548
-    _rated("carol", 40.0, 5.0, 9)  # provisional: 1500 + 48 * 0 = 1500, yet not listed
+    _rated("carol", 40.0, 5.0, 9)  # provisional: 1500 + 48 * 0 = 1500
     _rated("dave", 28.0, 2.5, 10)  # 1284
 
     response = client.get(reverse("leaderboard"))
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert _names(html) == ["bob", "alice", "dave"]
-    assert "1548" in html and "1308" in html and "1284" in html
-    assert "carol" not in html
+    assert _names(html) == ["bob", "carol", "alice", "dave"]
+    assert "1548" in html and "1500" in html and "1308" in html and "1284" in html
+
+
+def test_a_player_before_their_tenth_rated_game_is_marked_provisional(client: Client) -> None:
+    _rated("alice", 30.0, 3.0, 10)
+    _rated("carol", 40.0, 5.0, 9)
+
+    html = client.get(reverse("leaderboard")).content.decode()
+
+    carol = html[html.index(">carol<") : html.index("</tr>", html.index(">carol<"))]
+    alice = html[html.index(">alice<") : html.index("</tr>", html.index(">alice<"))]
+    assert '<span class="provisional">provisional</span>' in carol
+    assert "provisional" not in alice
 
 
 def test_the_leaderboard_orders_by_the_shown_number_not_by_the_mean(client: Client) -> None:
@@ -61,11 +73,11 @@ def test_the_leaderboard_goes_on_over_pages(client: Client) -> None:
 
 
 def test_an_empty_leaderboard_says_why(client: Client) -> None:
-    _rated("alice", 30.0, 3.0, 3)
+    User.objects.create_user("alice")
 
     html = client.get(reverse("leaderboard")).content.decode()
 
-    assert "Nobody has played 10 rated games yet." in html
+    assert "Nobody has played a rated game yet." in html
 
 
 def test_the_site_header_links_to_the_leaderboard(client: Client) -> None:
