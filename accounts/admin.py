@@ -3,7 +3,9 @@
 Besides the usual search and filters, the list says who is suspended or banned and who is
 marked, and its actions suspend, ban, lift, rename, mark and unmark the people chosen. Each
 action asks first, on a page of its own, for the reason (kept in the audit log) and what else
-it needs, then calls ``moderation.sanctions``. Every staff member may read the list and act.
+it needs, then calls ``moderation.sanctions``. Every staff member may read the list; each
+action is offered only to those who hold its permission (``moderation.permissions``), and the
+service refuses anyone else, and anyone but a superuser acting on staff.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
+from hearts_site.admin_actions import CheckedSelection
 from moderation import sanctions
 from moderation.forms import MarkForm, ReasonForm, RenameForm, SuspendForm
 from moderation.models import Mark, Sanction
+from moderation.permissions import may
 
 Act = Callable[[User, User, dict[str, Any]], object]  # (staff, person, the form's data)
 
@@ -97,7 +101,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class PersonAdmin(UserAdmin):
+class PersonAdmin(CheckedSelection, UserAdmin):
     list_display = [
         "username",
         "email",
@@ -125,6 +129,26 @@ class PersonAdmin(UserAdmin):
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.is_active and request.user.is_staff
 
+    # Which actions the admin offers (``permissions=[...]`` below); a POST naming another is
+    # refused as an unknown action.
+    def has_suspend_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "suspend")
+
+    def has_ban_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "ban")
+
+    def has_lift_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "lift")
+
+    def has_rename_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "rename")
+
+    def has_mark_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "mark")
+
+    def has_unmark_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "unmark")
+
     @admin.display(boolean=True, description="suspended or banned", ordering="sanctioned")
     def sanctioned(self, person: Any) -> bool:
         return bool(person.sanctioned)
@@ -133,7 +157,7 @@ class PersonAdmin(UserAdmin):
     def marked(self, person: Any) -> bool:
         return bool(person.marked)
 
-    @admin.action(description="Suspend the chosen people until a date")
+    @admin.action(description="Suspend the chosen people until a date", permissions=["suspend"])
     def suspend(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
@@ -145,7 +169,7 @@ class PersonAdmin(UserAdmin):
             ),
         )
 
-    @admin.action(description="Ban the chosen people")
+    @admin.action(description="Ban the chosen people", permissions=["ban"])
     def ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
@@ -155,7 +179,7 @@ class PersonAdmin(UserAdmin):
             act=lambda staff, person, data: sanctions.ban(staff, person, reason=data["reason"]),
         )
 
-    @admin.action(description="Lift the chosen people's suspensions and bans")
+    @admin.action(description="Lift the chosen people's suspensions and bans", permissions=["lift"])
     def lift(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
@@ -165,7 +189,7 @@ class PersonAdmin(UserAdmin):
             act=lambda staff, person, data: sanctions.lift(staff, person, reason=data["reason"]),
         )
 
-    @admin.action(description="Rename the chosen person")
+    @admin.action(description="Rename the chosen person", permissions=["rename"])
     def rename(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         if queryset.count() != 1:
             messages.error(request, "Choose one person to rename at a time.")
@@ -180,7 +204,7 @@ class PersonAdmin(UserAdmin):
             ),
         )
 
-    @admin.action(description="Mark the chosen people (their games unrated)")
+    @admin.action(description="Mark the chosen people (their games unrated)", permissions=["mark"])
     def mark(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
@@ -190,7 +214,7 @@ class PersonAdmin(UserAdmin):
             act=lambda staff, person, data: sanctions.mark(staff, person, reason=data["reason"]),
         )
 
-    @admin.action(description="Lift the chosen people's marks")
+    @admin.action(description="Lift the chosen people's marks", permissions=["unmark"])
     def unmark(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,

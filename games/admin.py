@@ -21,6 +21,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from hearts_site.admin_actions import CheckedSelection
+
 from .history import outcome_in_words
 from .models import Game, GamePlayer, MoveRecord, Seat, Table
 from .moderation import void_game
@@ -120,7 +122,7 @@ class VoidForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
+class GameAdmin(CheckedSelection, ReadOnlyAdmin):
     list_display = [
         "id",
         "table",

@@ -27,8 +27,8 @@ def void_game(game_id: int, staff: User, reason: str) -> Game:
 
     The game row is locked first (as the games' services lock it), then ``recompute_all``
     locks the people, so a void and a game that ends at the same time wait for each other."""
-    if not staff.is_staff:
-        raise PermissionDenied("Only staff may void a game")
+    if not (staff.is_staff and staff.has_perm("games.change_game")):
+        raise PermissionDenied("Only staff who may change games may void one")
     reason = reason.strip()
     if not reason:
         raise ServiceError("Say why the game is void: the reason goes into the audit log")

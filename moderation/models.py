@@ -12,6 +12,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.utils import formats, timezone
 
+from .permissions import PERMISSIONS
+
 
 class AuditQuerySet(models.QuerySet["AuditEntry"]):
     """Entries are added one at a time (``record``); none is updated or deleted in bulk either."""
@@ -51,6 +53,9 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
         verbose_name_plural = "audit entries"
+        # One for each action staff take on people (moderation.permissions): every one of
+        # them writes an entry here.
+        permissions = list(PERMISSIONS.values())
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.staff} {self.action}"

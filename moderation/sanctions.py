@@ -25,6 +25,7 @@ from games.models import Game, GamePlayer, Seat, Table
 
 from .audit import record
 from .models import Mark, Sanction
+from .permissions import refusal
 
 ACCOUNT_CLOSED = "account.closed"  # the message that closes a person's sockets
 
@@ -38,8 +39,17 @@ def account_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def _check_allowed(staff: User, action: str, user: User) -> None:
+    """``staff`` holds the permission ``action`` takes, and ``user`` is not staff unless
+    ``staff`` is a superuser (``moderation.permissions``)."""
+    why = refusal(staff, action, user)
+    if why is not None:
+        raise ModerationError(why)
+
+
 def suspend(staff: User, user: User, *, until: datetime, reason: str) -> Sanction:
     """Keep ``user`` out until ``until``."""
+    _check_allowed(staff, "suspend", user)
     if until <= timezone.now():
         raise ModerationError("A suspension ends in the future: choose a later end")
     return _sanction(staff, user, Sanction.Kind.SUSPENSION, until, reason)
@@ -47,11 +57,13 @@ def suspend(staff: User, user: User, *, until: datetime, reason: str) -> Sanctio
 
 def ban(staff: User, user: User, *, reason: str) -> Sanction:
     """Keep ``user`` out for good (until a lift)."""
+    _check_allowed(staff, "ban", user)
     return _sanction(staff, user, Sanction.Kind.BAN, None, reason)
 
 
 def lift(staff: User, user: User, *, reason: str) -> int:
     """End every sanction of ``user``'s in force now; how many there were."""
+    _check_allowed(staff, "lift", user)
     _check_reason(reason)
     with transaction.atomic():
         _lock(user)
@@ -66,6 +78,7 @@ def lift(staff: User, user: User, *, reason: str) -> int:
 def rename(staff: User, user: User, new_name: str, *, reason: str) -> None:
     """Give ``user`` the name ``new_name``, under the rules names are chosen by; the entry
     keeps the old name."""
+    _check_allowed(staff, "rename", user)
     _check_reason(reason)
     with transaction.atomic():
         _lock(user)
@@ -81,6 +94,7 @@ def rename(staff: User, user: User, new_name: str, *, reason: str) -> None:
 def mark(staff: User, user: User, *, reason: str) -> Mark:
     """Mark ``user`` (``reason``: "suspected point feeding", say): until the mark is lifted
     their games are unrated and rated tables refuse them (they leave those they sit at)."""
+    _check_allowed(staff, "mark", user)
     _check_reason(reason)
     with transaction.atomic():
         _lock(user)
@@ -94,6 +108,7 @@ def mark(staff: User, user: User, *, reason: str) -> Mark:
 
 def unmark(staff: User, user: User, *, reason: str) -> None:
     """Lift ``user``'s mark: their next games may be rated again."""
+    _check_allowed(staff, "unmark", user)
     _check_reason(reason)
     with transaction.atomic():
         _lock(user)

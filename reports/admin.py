@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Case, QuerySet, Value, When
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -95,11 +96,14 @@ class ReportAdmin(ModelAdmin):
         return super().change_view(request, object_id, form_url, context)
 
     def _decide(self, request: HttpRequest, object_id: str, decision: str) -> HttpResponse:
-        report = get_object_or_404(self.get_queryset(request), pk=object_id)
+        # The permission first, so that staff who may not decide learn nothing of which
+        # reports exist; then an id that is no report's (not even a number) is not found.
+        if not self.has_change_permission(request):
+            raise PermissionDenied("You may not handle reports.")
+        report = self.get_object(request, unquote(object_id))
+        if report is None:
+            raise Http404("No such report.")
         here = reverse("admin:reports_report_change", args=[report.pk])
-        if not self.has_change_permission(request, report):
-            messages.error(request, "You may not handle reports.")
-            return HttpResponseRedirect(here)
         note = request.POST.get("staff_note", "").strip()
         if not note:
             messages.error(request, "Say in the note what you did or why there is nothing to do.")

@@ -23,6 +23,7 @@ from pairing import services
 from pairing.models import Seeker
 from pairing.services import DEFAULT_QUEUE, Queue
 from ratings.models import Rating
+from tests.moderation.moderators import moderator
 
 from .sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
 
@@ -105,7 +106,7 @@ def test_someone_playing_a_game_cannot_join() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("sanction", ["suspended", "banned", "marked", "barred"])
 def test_a_suspended_banned_marked_or_barred_person_cannot_join(sanction: str) -> None:
-    staff = User.objects.create_user("staff", is_staff=True)
+    staff = moderator("staff")
     wes = User.objects.create_user("wes")
     _sanction(staff, wes, sanction)
     with pytest.raises(games.ServiceError):
@@ -133,7 +134,7 @@ def _sanction(staff: User, person: User, sanction: str) -> None:
 
 @pytest.mark.django_db
 def test_someone_suspended_while_waiting_is_not_seated_and_the_others_wait_on() -> None:
-    staff = User.objects.create_user("staff", is_staff=True)
+    staff = moderator("staff")
     people = waiting(NAMES[:4])
     sanctions.suspend(staff, people[2], until=timezone.now() + timedelta(days=1), reason="x")
     assert services.pair(DEFAULT_QUEUE) == []

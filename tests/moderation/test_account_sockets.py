@@ -26,6 +26,7 @@ from tests.games.sockets import (
     open_table_socket,
     session_cookie,
 )
+from tests.moderation.moderators import moderator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -49,7 +50,7 @@ async def _until_closed(socket: WebsocketCommunicator) -> int:
 
 async def test_a_ban_closes_the_persons_sockets_and_ends_their_game_as_a_resignation() -> None:
     game, people, cookies = await sync_to_async(_four_playing)()
-    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    staff = await sync_to_async(moderator)()
     bobs_table, _ = await open_table_socket(game.table_id, cookies[1])
     bobs_lobby = lobby_socket()
     bobs_lobby.scope["headers"].append((b"cookie", cookies[1].encode()))
@@ -71,7 +72,7 @@ async def test_a_ban_closes_the_persons_sockets_and_ends_their_game_as_a_resigna
 
 async def test_a_suspension_leaves_other_peoples_sockets_open() -> None:
     _, people, cookies = await sync_to_async(_four_playing)()
-    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    staff = await sync_to_async(moderator)()
     carols_lobby = lobby_socket()
     carols_lobby.scope["headers"].append((b"cookie", cookies[2].encode()))
     assert (await carols_lobby.connect(timeout=TIMEOUT))[0]
@@ -88,7 +89,7 @@ async def test_a_suspension_leaves_other_peoples_sockets_open() -> None:
 async def test_a_banned_persons_move_is_refused_with_the_reason() -> None:
     game, people, cookies = await sync_to_async(_four_playing)()
     socket, _ = await open_table_socket(game.table_id, cookies[1])
-    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    staff = await sync_to_async(moderator)()
     # Made directly, as if the socket had missed its close: the move's own check refuses it.
     await sync_to_async(Sanction.objects.create)(
         user=people[1], kind=Sanction.Kind.BAN, reason="Cheating.", staff=staff
@@ -110,7 +111,7 @@ async def test_a_ban_that_missed_the_socket_refuses_its_moves_after_earlier_ones
     socket, _ = await open_table_socket(game.table_id, cookies[1])
     await socket.send_to(text_data=json.dumps(htmx_move("pass")))
     assert flash_error(await socket.receive_from(timeout=TIMEOUT))  # no cards: refused, seat kept
-    staff = await sync_to_async(User.objects.create_user)("mod_erin", is_staff=True)
+    staff = await sync_to_async(moderator)()
     await sync_to_async(Sanction.objects.create)(
         user=people[1], kind=Sanction.Kind.BAN, reason="Cheating.", staff=staff
     )

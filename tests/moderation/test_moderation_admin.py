@@ -15,6 +15,7 @@ from django.utils import timezone
 from moderation import sanctions
 from moderation.audit import record
 from moderation.models import AuditEntry, Sanction, sanction_in_force
+from tests.moderation.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +24,8 @@ USERS = reverse("admin:auth_user_changelist")
 
 @pytest.fixture
 def staff_client(client: Client) -> Client:
-    """Signed in as erin, staff with no permission of Django's beyond being staff."""
-    client.force_login(User.objects.create_user("mod_erin", is_staff=True))
+    """Signed in as erin, staff who may take every action on people and nothing more."""
+    client.force_login(moderator())
     return client
 
 
@@ -128,7 +129,7 @@ def test_the_admin_offers_no_add_change_or_delete_of_an_audit_entry(client: Clie
 
 
 def test_an_audit_entry_cannot_be_changed_or_deleted_in_code() -> None:
-    erin = User.objects.create_user("mod_erin", is_staff=True)
+    erin = moderator()
     entry = record(erin, "ban", user=User.objects.create_user("bob"), reason="Cheating.")
 
     entry.reason = "Nothing happened."

@@ -22,6 +22,7 @@ from games.services import ServiceError
 from moderation import gates, models, sanctions
 from moderation.models import AuditEntry, Sanction
 from moderation.sanctions import ModerationError
+from tests.moderation.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ PASSWORD = "felt-table-queen-of-spades"
 
 @pytest.fixture
 def staff() -> User:
-    return User.objects.create_user("mod_erin", is_staff=True)
+    return moderator()
 
 
 def _sign_in(client: Client, username: str) -> Any:

@@ -202,6 +202,30 @@ def test_staff_without_the_right_to_change_games_are_not_offered_the_void() -> N
     assert not Game.objects.get(pk=game.pk).void
 
 
+def test_staff_without_the_right_to_change_games_cannot_void_one_in_code_either() -> None:
+    game = play_out(start(people("alice", "bob", "carol", "dave")), 47)
+    viewer = User.objects.create_user("vic", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
+
+    with pytest.raises(PermissionDenied):
+        void_game(game.pk, viewer, "because")
+
+    assert not Game.objects.get(pk=game.pk).void
+    assert not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("chosen", ["abc", "9" * 30])
+def test_a_chosen_id_that_is_no_games_is_refused_with_a_message(chosen: str) -> None:
+    client = _staff_client(_staff())
+    client.raise_request_exception = False
+
+    response = client.post(CHANGELIST, {"action": "void_games", ACTION_CHECKBOX_NAME: [chosen]})
+
+    assert response.status_code == 302
+    shown = client.get(response["Location"]).content.decode()
+    assert "Those games could not be found: choose again." in shown
+
+
 def test_a_game_still_being_played_cannot_be_voided() -> None:
     game = start(people("alice", "bob", "carol", "dave"))
     play_a_card(game)

@@ -225,3 +225,35 @@ def test_staff_who_may_only_view_reports_cannot_decide_them() -> None:
     report.refresh_from_db()
     assert report.is_open
     assert not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("object_id", ["abc", "9" * 30])
+@pytest.mark.parametrize("decision", ["_act_on", "_dismiss"])
+def test_a_decision_on_an_id_that_is_no_reports_is_not_found(
+    staff: Client, object_id: str, decision: str
+) -> None:
+    staff.raise_request_exception = False
+    page = reverse("admin:reports_report_change", args=[object_id])
+
+    response = staff.post(page, {"staff_note": "Nothing to do.", decision: "1"})
+
+    assert response.status_code == 404
+    assert not AuditEntry.objects.exists()
+
+
+def test_staff_who_may_not_handle_reports_cannot_tell_which_reports_exist() -> None:
+    people("alice", "bob")
+    report = _report("alice", "bob")
+    client = Client()
+    client.force_login(User.objects.create_user("vic", is_staff=True))
+    missing = reverse("admin:reports_report_change", args=[report.pk + 1000])
+
+    answers = [
+        client.post(page, {"staff_note": "Nothing to do.", "_dismiss": "1"})
+        for page in (_page_of(report), missing)
+    ]
+
+    assert [answer.status_code for answer in answers] == [403, 403]
+    report.refresh_from_db()
+    assert report.is_open
+    assert not AuditEntry.objects.exists()

@@ -1,0 +1,55 @@
+"""Who may take which action on people.
+
+Each action (suspend, ban, lift, rename, mark, unmark) takes a permission of its own, held on
+the audit log's model (``AuditEntry.Meta.permissions``); a migration gives them all to the
+"Moderators" group, with the permissions that voiding games and handling reports check.
+Superusers hold every permission. Acting on a member of staff or a superuser takes a
+superuser, whatever else one holds: otherwise a moderator could lock a superuser out of the
+admin, and only the shell would let them back in.
+
+The admin offers an action only to those who may take it (``may``); the services refuse the
+others (``refusal``), so a request made by hand is refused too.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+
+# The permission each action takes: its codename and its name, as the admin shows it.
+PERMISSIONS: dict[str, tuple[str, str]] = {
+    "suspend": ("suspend_user", "Can suspend people"),
+    "ban": ("ban_user", "Can ban people"),
+    "lift": ("lift_sanctions", "Can lift suspensions and bans"),
+    "rename": ("rename_user", "Can rename people"),
+    "mark": ("mark_user", "Can mark players"),
+    "unmark": ("unmark_user", "Can lift marks"),
+}
+
+MODERATORS = "Moderators"  # the group that holds them (moderation/migrations)
+
+
+def permission(action: str) -> str:
+    """The permission ``action`` takes, as ``has_perm`` asks for it.
+
+    >>> permission("ban")
+    'moderation.ban_user'
+    """
+    return f"moderation.{PERMISSIONS[action][0]}"
+
+
+def may(staff: User | AnonymousUser, action: str) -> bool:
+    """Whether ``staff`` may take ``action`` at all: an active member of staff who holds its
+    permission (a superuser holds them all)."""
+    return staff.is_active and staff.is_staff and staff.has_perm(permission(action))
+
+
+def refusal(staff: User | AnonymousUser, action: str, person: User) -> str | None:
+    """Why ``staff`` may not take ``action`` on ``person``, in words fit to show them; None
+    when they may."""
+    if not may(staff, action):
+        what = PERMISSIONS[action][1].removeprefix("Can ")
+        return f"You do not have permission to {what}: a superuser can give it to you"
+    if (person.is_staff or person.is_superuser) and not staff.is_superuser:
+        rank = "a superuser" if person.is_superuser else "staff"
+        return f"{person.username} is {rank}: only a superuser may act on staff or superusers"
+    return None
