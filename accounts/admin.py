@@ -1,11 +1,15 @@
 """People in the admin: Django's user admin, with what staff see and do about a person.
 
 Besides the usual search and filters, the list says who is suspended or banned and who is
-marked, and its actions suspend, ban, lift, rename, mark and unmark the people chosen. Each
+marked, and its actions suspend, ban, lift, rename, mark and unmark the people chosen, and close
+their accounts. Each
 action asks first, on a page of its own, for the reason (kept in the audit log) and what else
 it needs, then calls ``moderation.sanctions``. Every staff member may read the list; each
 action is offered only to those who hold its permission (``moderation.permissions``), and the
 service refuses anyone else, and anyone but a superuser acting on staff.
+
+Nobody deletes a person here, superusers included: their games, ratings, reports and the audit
+log point at them. Closing an account deactivates it instead and keeps all of that.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from django.template.response import TemplateResponse
 
 from hearts_site.admin_actions import CheckedSelection
 from moderation import sanctions
-from moderation.forms import MarkForm, ReasonForm, RenameForm, SuspendForm
+from moderation.forms import MarkForm, ReasonForm, RenameForm, SanctionForm, SuspendForm
 from moderation.models import Mark, Sanction
 from moderation.permissions import may
 
@@ -115,7 +119,7 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     list_filter = ["is_staff", "is_active", SanctionedFilter, MarkedFilter, "is_superuser"]
     search_fields = ["username", "email"]
     ordering = ["username"]
-    actions = ["suspend", "ban", "lift", "rename", "mark", "unmark"]
+    actions = ["suspend", "ban", "lift", "rename", "mark", "unmark", "close"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         in_force = Sanction.objects.in_force().filter(user=OuterRef("pk"))
@@ -128,6 +132,9 @@ class PersonAdmin(CheckedSelection, UserAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.is_active and request.user.is_staff
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # not even "delete selected": close the account instead
 
     # Which actions the admin offers (``permissions=[...]`` below); a POST naming another is
     # refused as an unknown action.
@@ -149,6 +156,9 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     def has_unmark_permission(self, request: HttpRequest) -> bool:
         return may(request.user, "unmark")
 
+    def has_close_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "close")
+
     @admin.display(boolean=True, description="suspended or banned", ordering="sanctioned")
     def sanctioned(self, person: Any) -> bool:
         return bool(person.sanctioned)
@@ -165,7 +175,7 @@ class PersonAdmin(CheckedSelection, UserAdmin):
             title="Suspend",
             form_class=SuspendForm,
             act=lambda staff, person, data: sanctions.suspend(
-                staff, person, until=data["until"], reason=data["reason"]
+                staff, person, until=data["until"], reason=data["reason"], note=data["note"]
             ),
         )
 
@@ -175,8 +185,10 @@ class PersonAdmin(CheckedSelection, UserAdmin):
             request,
             queryset,
             title="Ban",
-            form_class=ReasonForm,
-            act=lambda staff, person, data: sanctions.ban(staff, person, reason=data["reason"]),
+            form_class=SanctionForm,
+            act=lambda staff, person, data: sanctions.ban(
+                staff, person, reason=data["reason"], note=data["note"]
+            ),
         )
 
     @admin.action(description="Lift the chosen people's suspensions and bans", permissions=["lift"])
@@ -222,4 +234,19 @@ class PersonAdmin(CheckedSelection, UserAdmin):
             title="Lift marks",
             form_class=ReasonForm,
             act=lambda staff, person, data: sanctions.unmark(staff, person, reason=data["reason"]),
+        )
+
+    @admin.action(
+        description="Close the chosen accounts (they are kept, with their games)",
+        permissions=["close"],
+    )
+    def close(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Close accounts",
+            form_class=ReasonForm,
+            act=lambda staff, person, data: sanctions.close_account(
+                staff, person, reason=data["reason"]
+            ),
         )

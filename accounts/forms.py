@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.contrib.auth.models import User
 
-from accounts.models import holder_of_a_lookalike
+from accounts.models import holder_of_a_lookalike, is_reserved
 from accounts.validators import MAX_LENGTH, MIN_LENGTH, validate_username
 
 
@@ -26,6 +26,10 @@ class RegisterForm(BaseUserCreationForm):
         validate_username(name)
         if User.objects.filter(username__iexact=name).exists():
             raise forms.ValidationError("That name is already taken.", code="taken")
+        if is_reserved(name):
+            raise forms.ValidationError(
+                f"“{name}” is not available. Please choose another name.", code="reserved"
+            )
         if holder := holder_of_a_lookalike(name):
             raise forms.ValidationError(
                 f"“{name}” could be taken for “{holder.username}”, who already plays here. "

@@ -4,7 +4,9 @@ Ten wrong passwords lock a name from one address. The lock is short and grows: t
 ``HEARTS_LOCKOUT_MINUTES`` (1), each further one of the same name from the same address within a
 day twice the one before, up to ``HEARTS_LOCKOUT_MAX_MINUTES`` (60); signing in from that address
 starts over. The address is the client's, read from the trusted proxies' header when the site
-runs behind them, so that one attacker's guesses do not lock the owner out from elsewhere.
+runs behind them, so that one attacker's guesses do not lock the owner out from elsewhere. The
+right password of a suspended or banned person is refused, but it is not a wrong one: it never
+counts (``moderation.backends``).
 
 >>> lockout_length(0, first=timedelta(minutes=1), longest=timedelta(minutes=60))
 datetime.timedelta(seconds=60)

@@ -25,6 +25,48 @@ class LookalikeKey(models.Model):
         return f"{self.user_id}: {self.key}"
 
 
+class ReservedName(models.Model):
+    """One of the keys (``lookalike_keys``) of a name staff renamed someone away from: nobody
+    else may take that name or a look-alike of it, or they could be taken for the person it
+    named, whose games and reports still read it. The person renamed may be given it back."""
+
+    key = models.CharField(max_length=200, unique=True)
+    name = models.CharField(max_length=150)  # the name as it was
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )  # who was renamed away from it
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.key})"
+
+
+def reserve_name(user: User, name: str) -> None:
+    """Keep ``name``, which ``user`` has been renamed away from, and its look-alikes out of use."""
+    ReservedName.objects.bulk_create(
+        [ReservedName(key=key, name=name, user=user) for key in lookalike_keys(name)],
+        ignore_conflicts=True,
+    )
+
+
+def is_reserved(name: str, *, but_for: User | None = None) -> bool:
+    """Whether ``name`` is, or looks like, a name someone (other than ``but_for``) was renamed
+    away from."""
+    reserved = ReservedName.objects.filter(key__in=lookalike_keys(name))
+    if but_for is not None:
+        reserved = reserved.exclude(user=but_for)
+    return reserved.exists()
+
+
+def shown_name(user: User) -> str:
+    """``user``'s name as pages show it: a closed account's says that it is closed.
+
+    >>> shown_name(User(username="wes")), shown_name(User(username="wes", is_active=False))
+    ('wes', 'wes (closed account)')
+    """
+    return user.username if user.is_active else f"{user.username} (closed account)"
+
+
 def holder_of_a_lookalike(name: str) -> User | None:
     """Someone whose name could be taken for ``name``, if anyone has one."""
     keys = LookalikeKey.objects.filter(key__in=lookalike_keys(name)).select_related("user")

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from accounts.models import shown_name
 from games.engine import (
     PRESETS,
     Match,
@@ -265,7 +266,7 @@ class GamePlayer(models.Model):
     def name(self) -> str:
         if self.is_bot:
             return f"Bot {self.seat + 1}"
-        return self.user.username if self.user else "(gone)"
+        return shown_name(self.user) if self.user else "(gone)"
 
 
 class MoveRecord(models.Model):

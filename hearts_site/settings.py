@@ -258,6 +258,9 @@ AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
 # Lock a name out from one address, so that people behind one address do not lock each other out.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"  # a page that says how long to wait
+# The right password of a suspended or banned person is refused, but it is no guess: it does
+# not count towards a lockout (moderation/backends.py).
+AXES_WHITELIST_CALLABLE = "moderation.backends.right_password_of_the_sanctioned"
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG and bool(DATABASE_URL))

@@ -36,9 +36,9 @@ class AuditEntryAdmin(StaffReadOnlyAdmin):
 
 @admin.register(Sanction)
 class SanctionAdmin(StaffReadOnlyAdmin):
-    list_display = ["user", "kind", "starts_at", "ends_at", "lifted_at", "staff", "reason"]
+    list_display = ["user", "kind", "starts_at", "ends_at", "lifted_at", "staff", "reason", "note"]
     list_filter = ["kind", "starts_at"]
-    search_fields = ["user__username", "reason"]
+    search_fields = ["user__username", "reason", "note"]
     list_select_related = ["user", "staff"]
 
 

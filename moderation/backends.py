@@ -6,6 +6,10 @@ name and password as ``ModelBackend`` does; for the right password of a suspende
 person it raises ``PermissionDenied``, as axes does for a lockout, which ends the sign-in there
 (no later backend is asked) and leaves the sanction on the request for the page to say why
 and until when. Only the right password earns that answer: a stranger learns nothing.
+
+Django tells axes of every refused sign-in alike, but the right password is no guess: axes is
+told to leave it out (``AXES_WHITELIST_CALLABLE`` is ``right_password_of_the_sanctioned``), so
+a suspended person who keeps trying is told why each time and is never locked out for it.
 """
 
 from __future__ import annotations
@@ -52,3 +56,11 @@ class SanctionBackend(ModelBackend):
     ) -> User | None:
         # ModelBackend's own does not ask authenticate(): the same checks, in a thread.
         return await sync_to_async(self.authenticate)(request, username, password, **kwargs)
+
+
+def right_password_of_the_sanctioned(
+    request: HttpRequest | None, credentials: dict[str, Any] | None = None
+) -> bool:
+    """Whether this sign-in was refused for a sanction, the password being right
+    (``AXES_WHITELIST_CALLABLE``): not a failure to count towards a lockout."""
+    return getattr(request, "refused_sanction", None) is not None

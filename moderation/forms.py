@@ -11,11 +11,29 @@ from accounts.validators import MAX_LENGTH
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Kept in the audit log; a suspended or banned person is shown it.",
+        help_text="Kept in the audit log, for staff.",
     )
 
 
-class SuspendForm(ReasonForm):
+class SanctionForm(ReasonForm):
+    """A ban's or a suspension's: the person reads the reason word for word, never the note."""
+
+    reason = forms.CharField(
+        label="Reason (shown to the person)",
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="They read it, word for word, when they try to sign in; it is also kept in "
+        "the audit log. Do not name who reported them.",
+    )
+    note = forms.CharField(
+        label="Note for staff (never shown to the person)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="For example the report that led to this, and who filed it. Kept with the "
+        "sanction and in the audit log.",
+    )
+
+
+class SuspendForm(SanctionForm):
     until = forms.DateTimeField(
         label="Suspended until",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),

@@ -80,7 +80,11 @@ class SanctionQuerySet(models.QuerySet["Sanction"]):
 
 class Sanction(models.Model):
     """A suspension (until ``ends_at``) or a ban (no end) of a person: while it is in force they
-    cannot sign in, sit down or move. Lifting it early sets ``lifted_at``; nothing is deleted."""
+    cannot sign in, sit down or move. Lifting it early sets ``lifted_at``; nothing is deleted.
+
+    The person is shown ``reason`` word for word (``notice``) and never ``note``: what staff
+    keep for each other, such as the report that led to it and who filed it.
+    """
 
     class Kind(models.TextChoices):
         SUSPENSION = "suspension", "Suspension"
@@ -90,7 +94,8 @@ class Sanction(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
     )
     kind = models.CharField(max_length=10, choices=Kind)
-    reason = models.TextField()
+    reason = models.TextField()  # shown to the person
+    note = models.TextField(blank=True)  # for staff only
     staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     starts_at = models.DateTimeField(default=timezone.now)
     ends_at = models.DateTimeField(null=True, blank=True)  # None: a ban, for good

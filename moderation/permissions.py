@@ -1,7 +1,7 @@
 """Who may take which action on people.
 
-Each action (suspend, ban, lift, rename, mark, unmark) takes a permission of its own, held on
-the audit log's model (``AuditEntry.Meta.permissions``); a migration gives them all to the
+Each action (suspend, ban, lift, rename, mark, unmark, close) takes a permission of its own,
+held on the audit log's model (``AuditEntry.Meta.permissions``); migrations give them all to the
 "Moderators" group, with the permissions that voiding games and handling reports check.
 Superusers hold every permission. Acting on a member of staff or a superuser takes a
 superuser, whatever else one holds: otherwise a moderator could lock a superuser out of the
@@ -23,6 +23,7 @@ PERMISSIONS: dict[str, tuple[str, str]] = {
     "rename": ("rename_user", "Can rename people"),
     "mark": ("mark_user", "Can mark players"),
     "unmark": ("unmark_user", "Can lift marks"),
+    "close": ("close_account", "Can close accounts"),
 }
 
 MODERATORS = "Moderators"  # the group that holds them (moderation/migrations)

@@ -1,4 +1,4 @@
-"""What staff do to a person: suspend, ban, lift, rename, mark and unmark.
+"""What staff do to a person: suspend, ban, lift, rename, mark, unmark and close the account.
 
 Each action is one transaction that locks the person's row, makes the change and writes its
 audit entry (``moderation.audit.record``), so the two are saved together or not at all. A
@@ -6,10 +6,18 @@ sanction in force keeps the person out (``moderation.gates``, the sign-in backen
 middleware); once it is saved their sockets hear ``account.closed`` and close, each game they
 are playing ends against them as a resignation and they leave the open tables they sit at,
 through the games' own write path.
+
+A suspension or a ban has a reason, shown to the person word for word, and a note for staff
+that they never see. The reason may not name anyone who reported them: the report form
+promises that the person is not told who reported them.
+
+Nothing here deletes anyone: closing an account deactivates it, and its games, ratings,
+reports and audit entries stay.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from django.contrib.auth.models import User
@@ -18,10 +26,11 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from accounts.models import LookalikeKey, remember_lookalike_keys
+from accounts.models import LookalikeKey, is_reserved, remember_lookalike_keys, reserve_name
 from accounts.validators import lookalike_keys, validate_username
 from games import broadcasts, services
 from games.models import Game, GamePlayer, Seat, Table
+from reports.models import Report
 
 from .audit import record
 from .models import Mark, Sanction
@@ -47,18 +56,18 @@ def _check_allowed(staff: User, action: str, user: User) -> None:
         raise ModerationError(why)
 
 
-def suspend(staff: User, user: User, *, until: datetime, reason: str) -> Sanction:
-    """Keep ``user`` out until ``until``."""
+def suspend(staff: User, user: User, *, until: datetime, reason: str, note: str = "") -> Sanction:
+    """Keep ``user`` out until ``until``, telling them ``reason`` (and never ``note``)."""
     _check_allowed(staff, "suspend", user)
     if until <= timezone.now():
         raise ModerationError("A suspension ends in the future: choose a later end")
-    return _sanction(staff, user, Sanction.Kind.SUSPENSION, until, reason)
+    return _sanction(staff, user, Sanction.Kind.SUSPENSION, until, reason, note)
 
 
-def ban(staff: User, user: User, *, reason: str) -> Sanction:
-    """Keep ``user`` out for good (until a lift)."""
+def ban(staff: User, user: User, *, reason: str, note: str = "") -> Sanction:
+    """Keep ``user`` out for good (until a lift), telling them ``reason`` (never ``note``)."""
     _check_allowed(staff, "ban", user)
-    return _sanction(staff, user, Sanction.Kind.BAN, None, reason)
+    return _sanction(staff, user, Sanction.Kind.BAN, None, reason, note)
 
 
 def lift(staff: User, user: User, *, reason: str) -> int:
@@ -77,7 +86,7 @@ def lift(staff: User, user: User, *, reason: str) -> int:
 
 def rename(staff: User, user: User, new_name: str, *, reason: str) -> None:
     """Give ``user`` the name ``new_name``, under the rules names are chosen by; the entry
-    keeps the old name."""
+    keeps the old name, and nobody else may take it or a look-alike of it again."""
     _check_allowed(staff, "rename", user)
     _check_reason(reason)
     with transaction.atomic():
@@ -87,6 +96,7 @@ def rename(staff: User, user: User, new_name: str, *, reason: str) -> None:
         user.username = new_name
         user.save(update_fields=["username"])
         remember_lookalike_keys(user)
+        reserve_name(user, old_name)
         details = {"old_name": old_name, "new_name": new_name}
         record(staff, "rename", user=user, reason=reason, details=details)
 
@@ -120,18 +130,47 @@ def unmark(staff: User, user: User, *, reason: str) -> None:
         record(staff, "unmark", user=user, reason=reason, details={"marks": marks})
 
 
+def close_account(staff: User, user: User, *, reason: str) -> None:
+    """Close ``user``'s account: they are signed out and cannot sign in again. Nothing of theirs
+    is deleted: their games, ratings and reports stay, and so does their name, shown as a
+    closed account's and still taken."""
+    _check_allowed(staff, "close", user)
+    _check_reason(reason)
+    if user.pk == staff.pk:
+        raise ModerationError("Staff cannot close their own account")
+    with transaction.atomic():
+        _lock(user)
+        user.refresh_from_db(fields=["is_active"])
+        if not user.is_active:
+            raise ModerationError(f"{user.username}'s account is closed already")
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+        record(staff, "close", user=user, reason=reason)
+        closed = {account_group(user.pk): {"type": ACCOUNT_CLOSED}}
+        transaction.on_commit(lambda: broadcasts.send(closed))
+    _take_out_of_play(user)
+
+
 def _sanction(
-    staff: User, user: User, kind: Sanction.Kind, until: datetime | None, reason: str
+    staff: User,
+    user: User,
+    kind: Sanction.Kind,
+    until: datetime | None,
+    reason: str,
+    note: str,
 ) -> Sanction:
     _check_reason(reason)
+    _check_no_reporter_named(user, reason)
     if user.pk == staff.pk:
         raise ModerationError("Staff cannot suspend or ban themselves")
     with transaction.atomic():
         _lock(user)
         sanction = Sanction.objects.create(
-            user=user, kind=kind, reason=reason, staff=staff, ends_at=until
+            user=user, kind=kind, reason=reason, note=note, staff=staff, ends_at=until
         )
         details = {"sanction": sanction.pk, "until": until.isoformat() if until else None}
+        if note:
+            details["note"] = note
         action = "suspend" if kind == Sanction.Kind.SUSPENSION else "ban"
         record(staff, action, user=user, reason=reason, details=details)
         closed = {account_group(user.pk): {"type": ACCOUNT_CLOSED}}
@@ -174,6 +213,18 @@ def _check_reason(reason: str) -> None:
         raise ModerationError("Say why: the reason is kept in the audit log")
 
 
+def _check_no_reporter_named(user: User, reason: str) -> None:
+    """``reason`` is shown to ``user``: it must not name anyone who has reported them."""
+    words = {word.lower() for word in re.findall(r"[A-Za-z0-9_-]+", reason)}
+    reporters = Report.objects.filter(reported=user).values_list("reporter__username", flat=True)
+    named = sorted({name for name in reporters if name.lower() in words})
+    if named:
+        raise ModerationError(
+            f"The reason is shown to {user.username}, and it names {', '.join(named)}, who "
+            "reported them: leave the name out of the reason and put it in the note for staff"
+        )
+
+
 def _check_name(user: User, name: str) -> None:
     """The rules a new name is chosen by at registration (accounts.forms.RegisterForm)."""
     try:
@@ -182,6 +233,8 @@ def _check_name(user: User, name: str) -> None:
         raise ModerationError(" ".join(error.messages)) from error
     if User.objects.filter(username__iexact=name).exclude(pk=user.pk).exists():
         raise ModerationError("That name is already taken")
+    if is_reserved(name, but_for=user):
+        raise ModerationError(f"“{name}” is kept out of use: someone was renamed away from it")
     keys = LookalikeKey.objects.filter(key__in=lookalike_keys(name)).exclude(user=user)
     holder = keys.select_related("user").order_by("user_id").first()
     if holder is not None:

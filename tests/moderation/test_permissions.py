@@ -1,5 +1,5 @@
 """Who may do what to people: each action in the user admin (suspend, ban, lift, rename, mark,
-unmark) takes a permission of its own, which the "Moderators" group holds. A member of staff
+unmark, close accounts) takes a permission of its own, which the "Moderators" group holds. A member of staff
 without it is not offered the action, a request made by hand is refused and changes nothing,
 and so is the service called directly. Acting on staff or a superuser takes a superuser."""
 
@@ -59,6 +59,11 @@ def _renamed(person: User) -> bool:
     return person.username == "player_bob"
 
 
+def _closed(person: User) -> bool:
+    person.refresh_from_db()
+    return not person.is_active
+
+
 def _nothing(root: User, person: User) -> None:
     return None
 
@@ -107,6 +112,13 @@ ACTIONS = [
         lambda root, person: sanctions.mark(root, person, reason="Feeding."),
         lambda staff, person: sanctions.unmark(staff, person, reason="Reviewed."),
         lambda person: not is_marked(person),
+    ),
+    Action(
+        "close",
+        dict,
+        _nothing,
+        lambda staff, person: sanctions.close_account(staff, person, reason="Asked to."),
+        _closed,
     ),
 ]
 BY_NAME = {action.name: action for action in ACTIONS}

@@ -66,6 +66,24 @@ def test_a_suspended_person_cannot_sign_in_and_is_told_why_and_until_when(
     assert "correct username and password" not in page
 
 
+def test_a_suspended_person_who_keeps_signing_in_is_told_why_each_time_not_locked_out(
+    client: Client, staff: User, settings: Any
+) -> None:
+    settings.AXES_FAILURE_LIMIT = 3
+    bob = User.objects.create_user("bob", password=PASSWORD)
+    sanctions.suspend(staff, bob, until=timezone.now() + timedelta(days=3), reason="Spam.")
+
+    for _ in range(5):  # the right password, more times than the lockout allows wrong ones
+        response = _sign_in(client, "bob")
+        assert response.status_code == 200
+        assert "Spam." in response.content.decode()
+    for _ in range(2):  # a wrong password still counts
+        wrong = client.post(reverse("login"), {"username": "bob", "password": "wrong-guess"})
+        assert "correct username and password" in wrong.content.decode()
+    locked = client.post(reverse("login"), {"username": "bob", "password": "wrong-guess"})
+    assert locked.status_code == 429
+
+
 def test_a_wrong_password_for_a_banned_name_says_nothing_of_the_ban(
     client: Client, staff: User
 ) -> None:
