@@ -37,13 +37,15 @@ def test_a_player_banned_in_the_admin_sees_why_at_once_at_the_table(
     staff.locator("#result_list tbody tr", has_text=player).locator("input.action-select").check()
     staff.locator("select[name=action]").select_option("ban")
     staff.get_by_role("button", name="Go").click()
-    staff.get_by_label("Reason:").fill("Abuse at the table")
+    staff.get_by_label("Reason (shown to the person)").fill("Abuse at the table")
+    staff.get_by_label("Note for staff (never shown to the person)").fill("(reported by ella)")
     staff.locator("input[type=submit]").click()
     staff.wait_for_selector(".messagelist")
 
     # The player did nothing: the closed socket reloads their page, which tells them.
     tab.page.wait_for_selector("text=Abuse at the table", timeout=15_000)
-    assert "banned" in tab.page.inner_text("main").lower()
+    told = tab.page.inner_text("main")
+    assert "banned" in told.lower() and "ella" not in told
     tab.page.screenshot(path=SCREENSHOT, full_page=True)
     staff.goto(table_url)
     staff.wait_for_selector("text=The game is over.")
