@@ -1,6 +1,7 @@
 """Table options in Chromium: the create-table form offers only what the chosen rule set allows,
 a forged option is refused with its reason, the table says its rules in words, a short match
-ends with links to its pages, and a host closes a waiting table.
+ends with links to its pages, a host closes a waiting table, and the lobby's list, pushed alike
+to everyone, leaves the signed-in told to start a table while it is empty.
 
 Run with ``pytest -m browser tests/browser``; the site runs in its own processes (see conftest).
 """
@@ -255,3 +256,32 @@ def _play_to_the_end(page: Any) -> None:
             button.click()
             wait_card_gone(page, str(card))
     raise AssertionError("the match did not end")
+
+
+def test_the_lobby_tells_the_signed_in_to_start_a_table_whenever_its_list_is_empty(
+    tab: Tab, browser: Any, live_site: str
+) -> None:
+    """The list is pushed alike to every lobby when a table opens or closes; "Start one
+    below." is said to those signed in whenever it shows no table, pushed or not."""
+    page = tab.page
+    register(tab)
+
+    def says_start_one_exactly_when_empty() -> None:
+        empty = page.locator("#table-list tbody tr").count() == 0
+        assert page.get_by_text("Start one below.").is_visible() == empty, empty
+
+    says_start_one_exactly_when_empty()
+    with open_tab(browser, live_site, viewport=DESKTOP) as bob:
+        register(bob)
+        _create_table(bob.page)
+        table_path = re.sub(r"^https?://[^/]+", "", bob.page.url)
+        listed = page.locator(f"#table-list a[href='{table_path}']")
+        listed.wait_for(timeout=STEP_MS)
+        says_start_one_exactly_when_empty()
+        bob.page.get_by_role("button", name="Close the table").click()
+        listed.wait_for(state="detached", timeout=STEP_MS)
+    says_start_one_exactly_when_empty()
+    with open_tab(browser, live_site, viewport=DESKTOP) as visitor:
+        visitor.page.goto("/")
+        assert visitor.page.get_by_text("Start one below.").count() == 0
+    assert tab.errors == [], "\n".join(tab.errors)
