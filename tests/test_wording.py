@@ -47,7 +47,8 @@ def test_a_signed_in_person_of_an_empty_lobby_is_told_to_start_one() -> None:
 
     page = client.get(reverse("lobby")).content.decode()
 
-    assert "No tables yet. Start one below." in page
+    assert '<p class="no-tables">No tables yet.</p>' in page
+    assert '<p class="start-one">Start one below.</p>' in page  # shown while the list is empty
     assert "sign in</a> to start" not in page
 
 

@@ -6,10 +6,11 @@
 // Space lifts and plays, P passes the three chosen cards, L shows the last trick again, S the
 // score sheet, Escape puts either away, M turns the sound off and on.
 //
-// What changed on screen is told to a screen reader (a polite log, #table-log) and by a sound
-// (table_sound.js): each is worked out here by comparing what the pushed fragments show with
-// what was shown before (the cards on the table, the trick's taker, whose turn it is), so it
-// says nothing the screen does not show, and says each thing once, even after a reconnect.
+// What changed on screen is told to a screen reader (a polite log, #table-log, the table's one
+// live region for its news) and by a sound (table_sound.js): each is worked out here by
+// comparing what the pushed fragments show with what was shown before (the cards on the table,
+// the trick's taker, whose turn it is, what the table waits for), so it says nothing the screen
+// does not show, and says each thing once, even after a reconnect.
 (function () {
   "use strict";
 
@@ -289,6 +290,18 @@
     }
   }
 
+  // What the table waits for, as the status line shows it, between the plays: the passes, a
+  // moon to score, the game's end. The status line itself is not a live region: during play
+  // it names whose turn it is, which the log says once already (your turn, below) or by the
+  // cards played.
+  function statusNews(game, news) {
+    const status = document.getElementById("status");
+    const turnInPlay = phase() === "playing" && board().dataset.turn !== "";
+    if (!status || turnInPlay) return;
+    const text = shownText(status).replace(/\s+/g, " ").trim();
+    if (text && once(`status ${game}-${board().dataset.hand}: ${text}`)) news.push(text);
+  }
+
   function turnNews(game, news, sounds) {
     const state = board();
     if (phase() !== "playing" || !myTurn()) return;
@@ -309,6 +322,7 @@
     cardsPlayed(game, news, sounds);
     heartsNews(game, news, sounds);
     handNews(game, news);
+    statusNews(game, news);
     turnNews(game, news, sounds);
     if (quietly) return;
     tell(news);

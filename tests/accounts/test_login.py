@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
@@ -103,3 +105,34 @@ def test_repeated_failures_lock_sign_in_and_say_to_wait(client: Client, settings
     again = _sign_in(client, "alice")
     assert again.status_code == 429
     assert SESSION_KEY not in client.session
+
+
+def _words(html: str) -> str:
+    """What a page says: its text (its title included) and its submit buttons' labels."""
+    labels = re.findall(r'<input type="submit" value="([^"]*)"', html)
+    return " ".join([*labels, re.sub(r"<[^>]+>", " ", html)])
+
+
+@pytest.mark.django_db
+def test_the_admins_sign_in_page_says_sign_in_as_the_sites_does(client: Client) -> None:
+    admin = client.get(reverse("admin:login")).content.decode()
+    site = client.get(reverse("login")).content.decode()
+
+    for page in (site, admin):
+        assert re.search(r"<title>\s*Sign in", page)
+        assert not re.search(r"\blog ?in\b", _words(page), re.I)
+    assert 'type="submit" value="Sign in"' in admin
+
+
+@pytest.mark.django_db
+def test_a_signed_in_person_who_is_not_staff_is_asked_to_sign_in_with_another_account(
+    client: Client,
+) -> None:
+    User.objects.create_user("alice", password=PASSWORD)
+    _sign_in(client, "alice")
+
+    words = " ".join(_words(client.get(reverse("admin:login")).content.decode()).split())
+
+    assert "You are signed in as alice" in words
+    assert "sign in with a different account" in words
+    assert not re.search(r"\blog ?in\b", words, re.I)

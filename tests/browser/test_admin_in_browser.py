@@ -81,7 +81,7 @@ def test_staff_void_a_finished_game_in_the_admin_under_the_content_security_poli
     page.goto("/admin/")
     page.get_by_label("Username:").fill(username)
     page.get_by_label("Password:").fill(password)
-    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("button", name="Sign in").click()
     page.wait_for_url("**/admin/")
     assert _csp_violations(page, console) == []
 

@@ -32,7 +32,7 @@ def test_a_player_banned_in_the_admin_sees_why_at_once_at_the_table(
     staff.goto("/admin/")
     staff.get_by_label("Username:").fill(username)
     staff.get_by_label("Password:").fill(password)
-    staff.get_by_role("button", name="Log in").click()
+    staff.get_by_role("button", name="Sign in").click()
     staff.goto(f"/admin/auth/user/?q={player}")
     staff.locator("#result_list tbody tr", has_text=player).locator("input.action-select").check()
     staff.locator("select[name=action]").select_option("ban")

@@ -277,3 +277,43 @@ def test_m_mutes_for_good_and_question_mark_lists_the_keys(tab: Tab) -> None:
     page.locator("#board").wait_for()
     assert page.get_by_role("button", name="Mute").get_attribute("aria-pressed") == "false"
     assert tab.errors == [], "\n".join(tab.errors)
+
+
+# Every live region of the page whose text says it is our turn (or our lead), by its id.
+SAYING_OUR_TURN = """
+() => Array.from(document.querySelectorAll("[aria-live], [role=log], [role=status], [role=alert]"))
+  .filter(el => el.getAttribute("aria-live") !== "off")
+  .filter(el => /\\byour (turn|lead)\\b/i.test(el.innerText))
+  .map(el => el.id)
+"""
+
+
+def test_our_turn_is_said_by_the_log_alone_and_the_status_line_still_shows_it(tab: Tab) -> None:
+    page = tab.page
+    page.context.add_init_script(LISTEN)
+    register(tab)
+    start_by_keyboard(tab)
+    page.locator("#pass-button").wait_for()
+    for card in hand_cards(page)[:3]:
+        page.locator(f'#hand .card[data-card="{card}"]').click()
+    page.locator("#pass-button").click()
+
+    state = page.wait_for_function(TABLE_STATE, timeout=STEP_MS).json_value()
+    assert state == "play", state
+    legal = page.locator("#hand .card.legal").count()
+    page.wait_for_function(
+        "(line) => window.__told.at(-1) === line",
+        arg=f"Your turn: {legal} card{'' if legal == 1 else 's'} you may play.",
+        timeout=STEP_MS,
+    )
+    status = page.locator("#status")
+    assert status.is_visible()
+    assert re.search(r"\byour (turn|lead)\b", status.inner_text()), status.inner_text()
+    assert page.evaluate(SAYING_OUR_TURN) == ["table-log"]
+
+    # What the status line says between the plays (the passes, a moon, the end) the log says.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign-button").click()
+    page.wait_for_function("() => window.__told.at(-1) === 'The game is over.'", timeout=STEP_MS)
+    assert status.inner_text().strip() == "The game is over."
+    assert tab.errors == [], "\n".join(tab.errors)

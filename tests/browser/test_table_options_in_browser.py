@@ -1,6 +1,8 @@
 """Table options in Chromium: the create-table form offers only what the chosen rule set allows,
 a forged option is refused with its reason, the table says its rules in words, a short match
-ends with links to its pages, and a host closes a waiting table.
+ends with links to its pages, a host closes a waiting table, the lobby's list, pushed alike to
+everyone, leaves the signed-in told to start a table while it is empty, and a private table's
+invite link is copied whole by its button.
 
 Run with ``pytest -m browser tests/browser``; the site runs in its own processes (see conftest).
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -255,3 +258,80 @@ def _play_to_the_end(page: Any) -> None:
             button.click()
             wait_card_gone(page, str(card))
     raise AssertionError("the match did not end")
+
+
+def test_the_lobby_tells_the_signed_in_to_start_a_table_whenever_its_list_is_empty(
+    tab: Tab, browser: Any, live_site: str
+) -> None:
+    """The list is pushed alike to every lobby when a table opens or closes; "Start one
+    below." is said to those signed in whenever it shows no table, pushed or not."""
+    page = tab.page
+    register(tab)
+
+    def says_start_one_exactly_when_empty() -> None:
+        empty = page.locator("#table-list tbody tr").count() == 0
+        assert page.get_by_text("Start one below.").is_visible() == empty, empty
+
+    says_start_one_exactly_when_empty()
+    with open_tab(browser, live_site, viewport=DESKTOP) as bob:
+        register(bob)
+        _create_table(bob.page)
+        table_path = re.sub(r"^https?://[^/]+", "", bob.page.url)
+        listed = page.locator(f"#table-list a[href='{table_path}']")
+        listed.wait_for(timeout=STEP_MS)
+        says_start_one_exactly_when_empty()
+        bob.page.get_by_role("button", name="Close the table").click()
+        listed.wait_for(state="detached", timeout=STEP_MS)
+    says_start_one_exactly_when_empty()
+    with open_tab(browser, live_site, viewport=DESKTOP) as visitor:
+        visitor.page.goto("/")
+        assert visitor.page.get_by_text("Start one below.").count() == 0
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def test_the_copy_button_copies_the_whole_invite_link_and_says_so(
+    tab: Tab, browser: Any, live_site: str
+) -> None:
+    page = tab.page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_site)
+    register(tab)
+    page.get_by_label("Private (invite link)").check()
+    _create_table(page)
+    link = page.locator("#invite-link").inner_text().strip()
+    parts = urlsplit(link)
+    assert parts.scheme in ("http", "https") and parts.netloc == urlsplit(page.url).netloc, link
+    assert re.fullmatch(r"/t/join/[^/]+/", parts.path), link
+
+    page.get_by_role("button", name="Copy link").click()
+    page.locator(".invite").get_by_role("status").filter(has_text="Link copied").wait_for()
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
+    _shoot(page, "invite-copied")
+
+    # Bob follows the copied link and sits: the host's seats are pushed again, with the link.
+    with open_tab(browser, live_site, viewport=DESKTOP) as bob:
+        bob_name = register(bob)
+        bob.page.goto(link)
+        bob.page.get_by_role("button", name="Sit here").first.click()
+        bob.page.get_by_role("button", name="Leave my seat").wait_for(timeout=STEP_MS)
+        page.locator(".seat-list").get_by_text(bob_name).wait_for(timeout=STEP_MS)
+    page.evaluate("() => navigator.clipboard.writeText('')")
+    page.get_by_role("button", name="Copy link").click()
+    page.locator(".invite").get_by_role("status").filter(has_text="Link copied").wait_for()
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def test_without_the_clipboard_the_copy_button_selects_the_invite_link(tab: Tab) -> None:
+    page = tab.page
+    page.context.add_init_script(
+        'Object.defineProperty(navigator, "clipboard", { value: undefined });'
+    )
+    register(tab)
+    page.get_by_label("Private (invite link)").check()
+    _create_table(page)
+    link = page.locator("#invite-link").inner_text().strip()
+
+    page.get_by_role("button", name="Copy link").click()
+    page.locator(".invite").get_by_role("status").filter(has_text="selected").wait_for()
+    assert page.evaluate("() => window.getSelection().toString().trim()") == link
+    assert tab.errors == [], "\n".join(tab.errors)

@@ -125,7 +125,7 @@ def test_the_replay_at_a_step_shows_the_cards_on_the_table_and_every_hand(plays:
     k = 4 + plays  # four passes, then the plays
     after = game.match()
     after = Match.replay(after.rules, after.seed, moves[:k], after.added_seeds)
-    html = _replay(_page(game, step=k))  # step 0 is the deal, step k follows the k-th move
+    html = _replay(_page(game, step=k + 1))  # step 1 is the deal, step k + 1 follows move k
     assert _seat_cards(html) == [[c.name for c in after.hand.holding(s)] for s in range(4)]
     if plays % 4:
         on_table = [card.name for _, card in after.hand.current_trick]
@@ -139,11 +139,11 @@ def test_the_replay_at_a_step_shows_the_cards_on_the_table_and_every_hand(plays:
 
 def test_the_replay_steps_through_each_pass_before_the_exchange() -> None:
     game = ended_early()
-    html = _replay(_page(game, step=1))
+    html = _replay(_page(game, step=2))
     passed = game.engine_moves()[0]
     assert f"alice passes {', '.join(c.display for c in passed.cards)} left to bob." in _text(html)
     assert html.count("chosen to pass") == 3
-    four = _text(_replay(_page(game, step=4)))
+    four = _text(_replay(_page(game, step=5)))
     assert "The passes change hands." in four
 
 
@@ -156,10 +156,24 @@ def test_the_hand_selector_jumps_to_the_deal_of_that_hand() -> None:
     assert f"Step {first_of_two + 1} of {len(steps)}" in _text(html)
 
 
+def test_a_replay_address_names_the_step_it_shows_and_the_hand_picker_asks_for_a_step() -> None:
+    game = ended_early()
+    steps = replay_steps(game.match())
+    assert f"Step 5 of {len(steps)}" in _text(_page(game, step=5))
+    # The picker's choice of hand 2 goes into the address as the step of hand 2's deal.
+    first_of_two = next(i for i, step in enumerate(steps) if step.hand == 2) + 1
+    picker = re.search(r'<select id="replay-hand" name="(\w+)">(.*?)</select>', _page(game), re.S)
+    assert picker and picker.group(1) == "step"
+    assert f'<option value="{first_of_two}">Hand 2</option>' in picker.group(2)
+    html = _replay(_page(game, step=first_of_two))
+    assert f"Step {first_of_two} of {len(steps)}" in _text(html)
+    assert "Hand 2, dealt by bob" in _text(html)
+
+
 def test_the_last_step_of_a_game_ended_early_is_the_resignation() -> None:
     game = ended_early(resigner=2)
     steps = replay_steps(game.match())
-    html = _replay(_page(game, step=len(steps) - 1))
+    html = _replay(_page(game, step=len(steps)))
     assert "carol resigned: the game ends." in _text(html)
     assert 'data-nav="next"' not in html and 'data-nav="last"' not in html
     assert 'data-nav="previous"' in html
@@ -169,7 +183,7 @@ def test_the_replay_links_work_without_javascript_and_swap_with_htmx() -> None:
     game = ended_early()
     html = _page(game, step=5)
     url = reverse("game_detail", args=[game.pk])
-    assert 'href="?step=6"' in html and 'href="?step=4"' in html and 'href="?step=0"' in html
+    assert 'href="?step=6"' in html and 'href="?step=4"' in html and 'href="?step=1"' in html
     assert f'hx-get="{url}?step=6"' in html and 'hx-push-url="true"' in html
     assert 'aria-live="polite"' in html
 
@@ -177,7 +191,7 @@ def test_the_replay_links_work_without_javascript_and_swap_with_htmx() -> None:
 def test_an_htmx_step_renders_only_the_replay_and_announces_the_step() -> None:
     game = ended_early()
     response = Client().get(
-        reverse("game_detail", args=[game.pk]), {"step": 2}, headers={"HX-Request": "true"}
+        reverse("game_detail", args=[game.pk]), {"step": 3}, headers={"HX-Request": "true"}
     )
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="replay-step"')
@@ -294,4 +308,4 @@ def test_a_game_resigned_before_a_card_has_a_page_with_its_deal_and_the_resigner
     text = _text(_page(game))
     assert "Shared by alice, carol and dave; bob resigned." in text
     assert "Step 1 of 2" in text
-    assert "bob resigned: the game ends." in _text(_page(game, step=1))
+    assert "bob resigned: the game ends." in _text(_page(game, step=2))

@@ -110,13 +110,13 @@ def test_a_replay_step_or_hand_that_is_not_plain_digits_shows_the_deal(
     url = reverse("game_detail", args=[finished_game.pk])
     odd = Client().get(f"{url}?{query}")
     assert odd.status_code == 200
-    assert odd.context["replay"]["index"] == 0
+    assert odd.context["replay"]["number"] == 1
 
 
 def test_a_replay_step_past_the_end_shows_the_last_step(finished_game: Game) -> None:
     response = Client().get(reverse("game_detail", args=[finished_game.pk]), {"step": "999999"})
     replay = response.context["replay"]
-    assert replay["index"] == replay["last"]
+    assert replay["number"] == replay["count"]
 
 
 # The paste-a-seed form ------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from games.engine import (
 )
 from games.models import Game
 
+from .screens import Fragments
 from .sockets import (
     TIMEOUT,
     data_cards,
@@ -308,6 +309,46 @@ async def test_the_lobby_socket_is_told_of_new_public_tables_and_not_private_one
     assert f'href="/t/{private}/"' not in listing
     assert "bob" not in listing
     await socket.disconnect()
+
+
+def _lobby_pages() -> dict[str, str]:
+    """The lobby as a visitor and as alice, signed in, are sent it."""
+    alice = User.objects.get(username="alice")
+    signed_in = Client()
+    signed_in.force_login(alice)
+    return {
+        "visitor": Client().get("/").content.decode(),
+        "alice": signed_in.get("/").content.decode(),
+    }
+
+
+def _table_list(page: str) -> str:
+    """The page's #table-list, as the lobby's socket replaces it."""
+    return Fragments(page[page.index('<div id="table-list"') :]).found["table-list"]
+
+
+def _close_table(table_id: int) -> None:
+    services.close_table(table_id, User.objects.get(username="alice"))
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_list_pushed_to_everyone_leaves_the_signed_in_told_to_start_one() -> None:
+    table_id = await database_sync_to_async(_a_table)("alice", private=False)
+    socket = lobby_socket()
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    await database_sync_to_async(_close_table)(table_id)
+    pushed = (await socket.receive_from(timeout=TIMEOUT)).strip()
+    await socket.disconnect()
+    pages = await database_sync_to_async(_lobby_pages)()
+
+    assert "No tables yet." in pushed
+    for viewer, page in pages.items():
+        # The push is what each page shows in its list: it holds nothing said to one viewer.
+        assert _table_list(page) == pushed, viewer
+        after_the_push = page.replace(_table_list(page), pushed)
+        assert ("Start one below." in after_the_push) == (viewer == "alice"), viewer
 
 
 @pytest.mark.asyncio

@@ -132,7 +132,10 @@ def test_the_sit_form_of_a_private_table_posts_its_code() -> None:
     sit_form = re.search(r'<form[^>]*action="/t/\d+/sit/1/".*?</form>', page.content.decode(), re.S)
     assert sit_form is not None
     assert f'name="code" value="{table.invite_code}"' in sit_form.group(0)
-    assert f"<code>http://testserver/t/join/{table.invite_code}/</code>" in page.content.decode()
+    assert (
+        f'<code id="invite-link">http://testserver/t/join/{table.invite_code}/</code>'
+        in page.content.decode()
+    )
 
 
 @pytest.mark.parametrize(
@@ -363,7 +366,7 @@ async def test_a_private_table_socket_refuses_a_stranger_and_serves_an_invitee_t
     assert 'name="code"' not in hosts_seating  # the host needs no code, and is sent none
     # The invite link a socket shows is whole, with the page's own scheme and host, as the
     # page's is: a host who copies it sends a link that works.
-    link = f"<code>http://localhost/t/join/{table.invite_code}/</code>"
+    link = f'<code id="invite-link">http://localhost/t/join/{table.invite_code}/</code>'
     assert link in hosts_seating and link in seating
     for socket in (invitee, host):
         await socket.disconnect()
