@@ -59,7 +59,7 @@ def _option_row(page: Any, name: str) -> Any:
 
 
 def _choose_set(page: Any, title: str) -> None:
-    page.get_by_label("Rule set").select_option(label=title)
+    page.get_by_label("Rule set", exact=True).select_option(label=title)
 
 
 def test_a_rule_set_offers_only_its_options_and_the_table_says_them_in_words(tab: Tab) -> None:
