@@ -169,7 +169,10 @@ def create_table(tab: Tab, preset: str = "", players: str = "") -> str:
 
 
 def fill_and_start(page: Any) -> None:
-    page.get_by_role("button", name="Fill empty seats with bots").click()
+    fill = page.get_by_role("button", name="Fill empty seats with bots")
+    fill.click()
+    # The page filled, with nothing left to fill: Start is the new page's, not the old one's.
+    fill.wait_for(state="detached")
     page.get_by_role("button", name="Start the game").click()
     page.locator("#board").wait_for()
     page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)

@@ -143,7 +143,9 @@ def test_a_short_match_ends_with_places_totals_and_links_to_its_pages(tab: Tab) 
     page.get_by_label("Target").fill("25")
     _create_table(page)
     assert "to 25" in page.locator(".rules-summary").inner_text()
-    page.get_by_role("button", name="Fill empty seats with bots").click()
+    fill = page.get_by_role("button", name="Fill empty seats with bots")
+    fill.click()
+    fill.wait_for(state="detached")  # the filled page's Start, not the one before it
     page.get_by_role("button", name="Start the game").click()
     page.locator("#board").wait_for(timeout=STEP_MS)
 
