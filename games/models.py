@@ -89,6 +89,11 @@ class Table(models.Model):
         preset = PRESETS.get(self.preset)
         return preset.title if preset else "Custom"
 
+    @property
+    def has_empty_seat(self) -> bool:
+        """Whether a seat has neither a person nor a bot (the host may fill it with bots)."""
+        return any(seat.is_empty for seat in self.seats.all())
+
     def current_game(self) -> Game | None:
         return self.games.order_by("-number").first()
 

@@ -40,14 +40,17 @@ SEAT_RULES: list[tuple[tuple[str, ...], str, str, tuple[int, ...] | None]] = [
     *[((place,), "", f"grid-area: {place};", None) for place in ("bottom", "left", "right")],
     *[((place,), "", f"grid-area: {place};", None) for place in TOPS],
     (TOPS, "", "align-self: end; justify-self: center;", None),
-    (("bottom",), "", "justify-self: center; gap: 0.25rem 0.75rem;", None),
+    (("bottom",), "", "display: flex; justify-self: center; gap: 0.25rem 0.75rem;", None),
     (("bottom",), " .name", "flex-basis: auto;", None),
+    (("bottom",), " .pass-state", "margin-left: 0;", None),
+    (("bottom",), " .clock", "margin-left: 0;", None),
 ]
 
 # A phone: with nobody at the top corners, the seat across the table has the whole top row.
 PHONE = "(max-width: 40rem)"
 PHONE_RULES: list[tuple[tuple[str, ...], str, str, tuple[int, ...] | None]] = [
     (("top",), "", "grid-column: 1 / -1;", (3, 4)),
+    (("top",), " .name", "display: inline; margin-right: 0.4em;", (3, 4)),
     (TOPS, "", "min-width: 0; max-width: 100%;", None),
     (("top-left", "top-right"), "", "justify-self: stretch;", None),
     (("bottom",), "", "gap: 0.1rem 0.5rem;", None),

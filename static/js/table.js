@@ -391,13 +391,33 @@
     return el;
   }
 
+  // The tip is as wide as its words (up to what the screen holds) and sits over the card,
+  // moved in from the screen's edges; under the card instead where above it there is no room
+  // or it would cover a clock. It never covers the card itself.
+  const TIP_GAP = 6;
+
+  function covers(box, el) {
+    const other = el.getBoundingClientRect();
+    return other.width > 0 && box.left < other.right && other.left < box.right
+      && box.top < other.bottom && other.top < box.bottom;
+  }
+
   function showTip(card) {
-    const box = card.getBoundingClientRect();
     const el = tip();
     el.textContent = card.title;
     el.hidden = false;
-    el.style.left = `${window.scrollX + box.left}px`;
-    el.style.top = `${window.scrollY + box.top - 36}px`;
+    const box = card.getBoundingClientRect();
+    const { width, height } = el.getBoundingClientRect();
+    const screenWidth = document.documentElement.clientWidth;
+    const centred = box.left + box.width / 2 - width / 2;
+    const left = Math.max(TIP_GAP, Math.min(centred, screenWidth - width - TIP_GAP));
+    const at = (top) => ({ left, right: left + width, top, bottom: top + height });
+    const clocks = Array.from(document.querySelectorAll(".clock"));
+    const above = box.top - height - TIP_GAP;
+    const fits = above >= 0 && !clocks.some((clock) => covers(at(above), clock));
+    const top = fits ? above : box.bottom + TIP_GAP;
+    el.style.left = `${window.scrollX + left}px`;
+    el.style.top = `${window.scrollY + top}px`;
   }
 
   function hideTip() {

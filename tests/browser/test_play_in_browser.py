@@ -42,18 +42,19 @@ TABLE_STATE = """
 """
 
 
-def new_username() -> str:
+def new_username(length: int = 12) -> str:
     # Consonants only: the site refuses names that read as "bot", "admin" and the like.
-    return "guest-" + "".join(random.choices("cdfghjkmnpqrvwxz", k=6))
+    return "guest-" + "".join(random.choices("cdfghjkmnpqrvwxz", k=length - 6))
 
 
-def register(tab: Tab) -> str:
-    """Open the lobby, follow Register, sign up and land back in the lobby, signed in."""
+def register(tab: Tab, username: str = "") -> str:
+    """Open the lobby, follow Register, sign up (as ``username``, or a new name) and land back
+    in the lobby, signed in."""
     page = tab.page
     page.goto("/")
     page.get_by_role("navigation", name="Site").get_by_role("link", name="Register").click()
     page.wait_for_url("**/accounts/register/")
-    username = new_username()
+    username = username or new_username()
     password = secrets.token_urlsafe(12) + "-Qs9"
     page.get_by_label("Username:", exact=True).fill(username)
     page.get_by_label("Password:", exact=True).fill(password)

@@ -1,7 +1,14 @@
 """The table as it looks: on a phone (360 by 740) the status, the trick, whose turn it is, the clock
 and the whole hand are on one screen without scrolling, while passing and while playing; on a
-desktop (1280 by 800) nothing on the board covers anything else; the cards you passed are marked
-until the passes go round; seats for three to six players sit round the trick.
+desktop (1280 by 800) nothing on the board covers anything else, and the Play and Pass buttons
+and the hand just scored are on the screen; the cards you passed are marked until the passes go
+round; seats for three to six players sit round the trick; who took a trick is said clear of its
+cards; a refused card's tip is readable and covers neither the card nor a clock; before the
+game, the host finds Start before the deal's long explanation.
+
+Boxes are measured once the page has settled (its fonts loaded, nothing moving, no update on
+its way), all in one go, so that what is measured is one picture of the page, however busy the
+machine is.
 
 Screenshots are saved under /tmp/hearts-table-layout/ for a person to look at.
 """
@@ -20,6 +27,7 @@ from .test_play_in_browser import (
     STEP_MS,
     hand_cards,
     my_seat,
+    new_username,
     register,
     start_game,
     wait_for_bot_passes,
@@ -54,14 +62,56 @@ def second_tab(browser: Any, live_site: str) -> Iterator[Tab]:
         yield opened
 
 
-def boxes(page: Any, selector: str) -> list[dict[str, float]]:
-    found: list[dict[str, float]] = page.locator(selector).evaluate_all(
-        """els => els.map(el => {
-          const box = el.getBoundingClientRect();
-          return {left: box.left, top: box.top, right: box.right, bottom: box.bottom};
-        })"""
-    )
+# Waits, in the page, until its fonts are loaded and nothing on it moves (a card sliding in, a
+# lifted card, a trick gathered), then for two frames, so that the layout measured next is the
+# one on the screen. (An async function given to evaluate: the page's CSP refuses the strings
+# wait_for_function would run.)
+SETTLE = """
+async () => {
+  await document.fonts.ready;
+  for (let i = 0; i < 50; i++) {
+    const moving = document.getAnimations().filter((a) => a.playState === "running");
+    if (!moving.length) break;
+    await Promise.all(moving.map((a) => a.finished.catch(() => null)));
+  }
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}
+"""
+
+# Every box that each selector names, measured in one go: one picture of the page.
+MEASURE = """
+(selectors) => Object.fromEntries(selectors.map((selector) => [
+  selector,
+  Array.from(document.querySelectorAll(selector), (el) => {
+    const box = el.getBoundingClientRect();
+    return {left: box.left, top: box.top, right: box.right, bottom: box.bottom};
+  }),
+]))
+"""
+
+
+def settle(page: Any) -> None:
+    page.evaluate(SETTLE)
+
+
+def measure(page: Any, selectors: list[str]) -> dict[str, list[dict[str, float]]]:
+    """The boxes of what ``selectors`` name, once the page has settled, all from one layout."""
+    settle(page)
+    found: dict[str, list[dict[str, float]]] = page.evaluate(MEASURE, selectors)
     return found
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, float]]:
+    return measure(page, [selector])[selector]
+
+
+def overlap(a: dict[str, float], b: dict[str, float], slack: float = 0.5) -> bool:
+    return (
+        a["left"] < b["right"] - slack
+        and b["left"] < a["right"] - slack
+        and a["top"] < b["bottom"] - slack
+        and b["top"] < a["bottom"] - slack
+    )
 
 
 def assert_on_screen(page: Any, selectors: list[str]) -> None:
@@ -69,8 +119,7 @@ def assert_on_screen(page: Any, selectors: list[str]) -> None:
     page has not been scrolled to show it."""
     assert page.evaluate("window.scrollY") == 0
     size = page.viewport_size
-    for selector in selectors:
-        found = boxes(page, selector)
+    for selector, found in measure(page, selectors).items():
         assert found, f"nothing matches {selector}"
         for box in found:
             inside = (
@@ -86,19 +135,13 @@ def assert_apart(page: Any, selectors: list[str]) -> None:
     """No two of the elements that ``selectors`` name overlap on screen."""
     shown = [
         (selector, box)
-        for selector in selectors
-        for box in boxes(page, selector)
+        for selector, found in measure(page, selectors).items()
+        for box in found
         if box["right"] > box["left"] and box["bottom"] > box["top"]
     ]
     for i, (one, a) in enumerate(shown):
         for other, b in shown[i + 1 :]:
-            overlap = (
-                a["left"] < b["right"] - 0.5
-                and b["left"] < a["right"] - 0.5
-                and a["top"] < b["bottom"] - 0.5
-                and b["top"] < a["bottom"] - 0.5
-            )
-            assert not overlap, f"{one} at {a} overlaps {other} at {b}"
+            assert not overlap(a, b), f"{one} at {a} overlaps {other} at {b}"
 
 
 DESKTOP_PARTS = [
@@ -117,7 +160,7 @@ def create_table(tab: Tab, preset: str = "", players: str = "") -> str:
     its address."""
     page = tab.page
     if preset:
-        page.get_by_label("Rule set").select_option(label=preset)
+        page.get_by_label("Rule set", exact=True).select_option(label=preset)
     if players:
         page.get_by_label("Players").select_option(players)
     page.get_by_role("button", name="Create table").click()
@@ -126,7 +169,10 @@ def create_table(tab: Tab, preset: str = "", players: str = "") -> str:
 
 
 def fill_and_start(page: Any) -> None:
-    page.get_by_role("button", name="Fill empty seats with bots").click()
+    fill = page.get_by_role("button", name="Fill empty seats with bots")
+    fill.click()
+    # The page filled, with nothing left to fill: Start is the new page's, not the old one's.
+    fill.wait_for(state="detached")
     page.get_by_role("button", name="Start the game").click()
     page.locator("#board").wait_for()
     page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
@@ -289,7 +335,21 @@ def test_on_a_desktop_nothing_overlaps_and_the_cards_you_passed_are_marked(
     assert tab.errors == [] and second_tab.errors == [], tab.errors + second_tab.errors
 
 
-@pytest.mark.parametrize("players", ["3", "5", "6"])
+def wait_for_others_to_pass(page: Any, players: int) -> None:
+    """Until every seat but ours shows "passed": no further update is on its way to change the
+    seats' words (and so their size) while the page is measured."""
+    page.wait_for_function(
+        """(players) => {
+          const states = Array.from(document.querySelectorAll(".pass-state"));
+          return states.length === players
+            && states.filter((el) => el.textContent.trim() === "passed").length === players - 1;
+        }""",
+        arg=players,
+        timeout=STEP_MS,
+    )
+
+
+@pytest.mark.parametrize("players", ["3", "4", "5", "6"])
 def test_every_seat_sits_round_the_trick_at_any_table_size(tab: Tab, players: str) -> None:
     page = tab.page
     page.emulate_media(reduced_motion="reduce")  # boxes measured where they come to rest
@@ -298,16 +358,22 @@ def test_every_seat_sits_round_the_trick_at_any_table_size(tab: Tab, players: st
     fill_and_start(page)
     page.locator("#pass-button").wait_for(timeout=STEP_MS)
     assert page.locator("#seats .seat").count() == int(players)
-    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+    wait_for_others_to_pass(page, int(players))
+    mine = my_seat(page)
+    others = f"#seats .seat:not({mine.removeprefix('#seats ')})"
+    for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         page.set_viewport_size(size)
         page.evaluate("window.scrollTo(0, 0)")
         shot(page, f"{name}-{players}-players")
-        assert_apart(page, ["#seats .seat", "#trick", "#hand .card"])
-        mine = my_seat(page)
-        me = boxes(page, mine)[0]
-        trick = boxes(page, "#trick")[0]
+        # Choosing what to pass, the whole hand and the Pass button are on the screen.
+        assert_on_screen(
+            page, ["#status", "#trick", f"{mine} .clock", "#hand .card", "#pass-button"]
+        )
+        assert_apart(page, ["#seats .seat", "#trick", "#hand .card", "#controls .button"])
+        found = measure(page, [mine, "#trick", others])
+        me, trick = found[mine][0], found["#trick"][0]
         assert me["top"] >= trick["bottom"] - 1, "your seat is below the trick"
-        for box in boxes(page, f"#seats .seat:not({mine.removeprefix('#seats ')})"):
+        for box in found[others]:
             assert box["top"] < trick["bottom"], f"a seat at {box} is not beside or above the trick"
     assert tab.errors == [], "\n".join(tab.errors)
 
@@ -463,4 +529,194 @@ def test_each_screen_sees_its_own_seat_at_the_bottom_and_the_words_meant_for_it(
         assert guest_tab.errors == [] and watcher_tab.errors == [], (
             guest_tab.errors + watcher_tab.errors
         )
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def looks(page: Any, name: str) -> tuple[str, str, str]:
+    """A button's fill, the colour of its words and of its border."""
+    found: list[str] = page.get_by_role("button", name=name).first.evaluate(
+        "el => { const s = getComputedStyle(el);"
+        " return [s.backgroundColor, s.color, s.borderTopColor]; }"
+    )
+    return found[0], found[1], found[2]
+
+
+DANGER = "rgb(168, 32, 13)"  # the site's warning colour (--danger)
+START = "#seating .host-controls button.primary"
+
+
+def test_the_host_finds_start_before_the_deal_and_closing_set_apart(tab: Tab) -> None:
+    page = tab.page
+    page.set_viewport_size(PHONE)
+    register(tab)
+    create_table(tab)
+    fill = page.get_by_role("button", name="Fill empty seats with bots")
+    assert fill.is_visible()
+    assert looks(page, "Fill empty seats with bots")[0] != looks(page, "Start the game")[0]
+    fill.click()
+    page.locator(".seat-list .bot-badge").first.wait_for()
+    # Every seat is taken: there is nothing left to fill.
+    assert page.get_by_role("button", name="Fill empty seats with bots").count() == 0
+
+    # Start is the filled button; Close the table is outlined in the warning colour.
+    start, close = looks(page, "Start the game"), looks(page, "Close the table")
+    assert close[0] != start[0], "Close the table looks like Start the game"
+    assert close[1] == DANGER and close[2] == DANGER
+
+    # On a phone as on a desktop, Start is on the first screen, before the deal's explanation.
+    for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(page, f"{name}-seating")
+        assert_on_screen(page, [START])
+        found = measure(page, [START, ".deal-seeds"])
+        assert found[START][0]["bottom"] <= found[".deal-seeds"][0]["top"]
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+# What the host's page waits for in a whole hand: our turn ("took" when the trick on the table
+# is one we took, so it stays there until we lead), a moon to score, or the hand scored and the
+# next one's passing begun.
+HAND_STATE = """
+() => {
+  if (document.querySelector(".moon-choice")) return "moon";
+  const board = document.getElementById("board-state");
+  const mine = document.getElementById("my-hand");
+  if (board && board.dataset.phase === "passing" && document.querySelector("#hand-end .last-hand")
+      && document.getElementById("pass-button")) return "scored";
+  if (board && board.dataset.phase === "playing" && mine && mine.dataset.myTurn === "1"
+      && document.querySelector("#hand .card.legal")) {
+    return document.querySelector("#trick.complete") ? "took" : "play";
+  }
+  return false;
+}
+"""
+
+
+def assert_taker_clear(page: Any) -> None:
+    """The words saying who took the trick are on the board, over none of the trick's cards
+    and none of the seats, and wholly shown in their box."""
+    taker = "#trick > .trick-taker"
+    found = measure(page, ["#board", taker, "#trick > .played", "#seats .seat"])
+    said, board = found[taker][0], found["#board"][0]
+    assert board["left"] <= said["left"] and said["right"] <= board["right"]
+    assert board["top"] <= said["top"] and said["bottom"] <= board["bottom"]
+    for other in found["#trick > .played"] + found["#seats .seat"]:
+        assert not overlap(said, other), f"who took the trick ({said}) covers {other}"
+    spilt = page.locator(taker).evaluate(
+        "el => [el.scrollWidth - el.clientWidth, el.scrollHeight - el.clientHeight]"
+    )
+    assert spilt[0] <= 1 and spilt[1] <= 1, f"its words do not fit: {spilt}"
+
+
+def same_trick(host: Any, watcher: Any) -> None:
+    """Until the watcher's screen shows the trick the host's shows."""
+    key = host.locator("#trick").get_attribute("data-trick")
+    watcher.locator(f'#trick[data-trick="{key}"]').wait_for(timeout=STEP_MS)
+
+
+def play_the_highest_legal_card(page: Any) -> None:
+    """The last legal card of the hand (its highest of a suit): likely to take the trick."""
+    card = page.locator("#hand .card.legal").last
+    name = card.get_attribute("data-card")
+    card.click()
+    card.click()
+    page.wait_for_function(
+        """(card) => !document.querySelector(`#hand .card[data-card="${card}"]`)
+          || document.querySelector("#board-state[data-phase=passing]")""",
+        arg=name,
+        timeout=STEP_MS,
+    )
+
+
+@pytest.mark.parametrize("players", ["4", "6"])
+def test_a_whole_hand_keeps_play_pass_and_the_score_on_screen_and_the_taker_off_the_cards(
+    browser: Any, live_site: str, tab: Tab, players: str
+) -> None:
+    """A host with a name as long as names go plays on a laptop while someone watches on a
+    phone: the Play button is on the screen at each turn, the hand just scored and the Pass
+    button once the next pass begins, and who took a trick is said clear of its cards."""
+    host = tab.page
+    host.set_viewport_size(DESKTOP)
+    host.emulate_media(reduced_motion="reduce")
+    register(tab, new_username(20))
+    address = create_table(tab, preset="Encyclopedia", players=players)
+    fill_and_start(host)
+    mine = my_seat(host)
+    with open_tab(browser, live_site, viewport=PHONE) as watcher_tab:
+        watcher = watcher_tab.page
+        watcher.emulate_media(reduced_motion="reduce")
+        watcher.goto(address)
+        watcher.locator("#board").wait_for(timeout=STEP_MS)
+        pass_first_three(host)
+        taken = scored = False
+        for _ in range(3 * 13):
+            state = host.wait_for_function(HAND_STATE, timeout=STEP_MS).json_value()
+            if state == "moon":
+                host.locator(".moon-choice").first.click()
+                host.wait_for_selector(".moon-choice", state="detached", timeout=STEP_MS)
+                continue
+            if state == "scored":
+                wait_for_others_to_pass(host, int(players))
+                host.evaluate("window.scrollTo(0, 0)")
+                shot(host, f"desktop-{players}-hand-scored")
+                assert_on_screen(host, ["#status", "#hand-end", "#hand .card", "#pass-button"])
+                assert_apart(host, ["#hand-end", "#seats .seat", "#trick", *DESKTOP_PARTS[3:]])
+                if host.locator("#trick.complete").count():
+                    assert_taker_clear(host)
+                    same_trick(host, watcher)
+                    assert_taker_clear(watcher)
+                scored = True
+                if taken:
+                    break
+                pass_first_three(host)
+                host.wait_for_selector("#pass-button", state="detached", timeout=STEP_MS)
+                continue
+            if state == "took" and not taken:
+                assert_taker_clear(host)
+                same_trick(host, watcher)
+                shot(watcher, f"phone-{players}-watching-a-trick-taken")
+                assert_taker_clear(watcher)
+                taken = True
+            host.evaluate("window.scrollTo(0, 0)")
+            assert_on_screen(host, ["#status", f"{mine} .clock", "#hand .card", "#play-button"])
+            play_the_highest_legal_card(host)
+        assert taken and scored, f"took a trick: {taken}, a hand scored: {scored}"
+        assert watcher_tab.errors == [], "\n".join(watcher_tab.errors)
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def test_on_a_phone_a_refused_cards_tip_is_readable_and_covers_neither_card_nor_clock(
+    tab: Tab,
+) -> None:
+    page = tab.page
+    page.set_viewport_size(PHONE)
+    page.emulate_media(reduced_motion="reduce")
+    register(tab)
+    start_game(tab)
+    pass_first_three(page)
+    width = PHONE["width"]
+    for _ in range(13):
+        page.wait_for_function(MY_TURN, timeout=STEP_MS)
+        page.evaluate("window.scrollTo(0, 0)")
+        refused = measure(page, ["#hand .card.illegal"])["#hand .card.illegal"]
+        if refused and max(box["right"] for box in refused) > width - 60:
+            break
+        play_a_legal_card(page)
+    else:
+        pytest.fail("no refused card by the right edge of the screen in a whole hand")
+    # The refused card nearest the right edge, tapped.
+    index = max(range(len(refused)), key=lambda i: refused[i]["right"])
+    # (Forced: a refused card says it is disabled, which Playwright would wait out.)
+    page.locator("#hand .card.illegal").nth(index).click(force=True)
+    page.locator("#card-tip").wait_for()
+    shot(page, "phone-refused-tip")
+    found = measure(page, ["#card-tip", ".clock"])
+    tip, card = found["#card-tip"][0], refused[index]
+    assert tip["left"] >= 0 and tip["right"] <= width, f"the tip {tip} leaves the screen"
+    line = page.locator("#card-tip").evaluate("el => parseFloat(getComputedStyle(el).lineHeight)")
+    assert tip["bottom"] - tip["top"] < 2.5 * line, f"the tip {tip} is squeezed into a column"
+    assert not overlap(tip, card), f"the tip {tip} covers its card {card}"
+    for clock in found[".clock"]:
+        assert not overlap(tip, clock), f"the tip {tip} covers a clock {clock}"
     assert tab.errors == [], "\n".join(tab.errors)

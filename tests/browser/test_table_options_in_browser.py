@@ -62,7 +62,7 @@ def _option_row(page: Any, name: str) -> Any:
 
 
 def _choose_set(page: Any, title: str) -> None:
-    page.get_by_label("Rule set").select_option(label=title)
+    page.get_by_label("Rule set", exact=True).select_option(label=title)
 
 
 def test_a_rule_set_offers_only_its_options_and_the_table_says_them_in_words(tab: Tab) -> None:
@@ -146,7 +146,9 @@ def test_a_short_match_ends_with_places_totals_and_links_to_its_pages(tab: Tab) 
     page.get_by_label("Target").fill("25")
     _create_table(page)
     assert "to 25" in page.locator(".rules-summary").inner_text()
-    page.get_by_role("button", name="Fill empty seats with bots").click()
+    fill = page.get_by_role("button", name="Fill empty seats with bots")
+    fill.click()
+    fill.wait_for(state="detached")  # the filled page's Start, not the one before it
     page.get_by_role("button", name="Start the game").click()
     page.locator("#board").wait_for(timeout=STEP_MS)
 

@@ -228,6 +228,18 @@ def test_the_close_button_is_offered_to_the_host_only() -> None:
     assert "Close the table" not in _logged_in(bob).get(url).content.decode()
 
 
+def test_fill_with_bots_is_offered_only_while_a_seat_is_empty() -> None:
+    alice = User.objects.create_user("alice")
+    table = services.create_table(alice)
+    url = reverse("table", args=[table.pk])
+
+    assert "Fill empty seats with bots" in _logged_in(alice).get(url).content.decode()
+    services.fill_with_bots(table.pk, alice)
+    page = _logged_in(alice).get(url).content.decode()
+    assert "Fill empty seats with bots" not in page
+    assert "Start the game" in page
+
+
 @pytest.mark.django_db(transaction=True)  # the lobby hears of it after commit
 def test_closing_a_table_tells_the_lobby_and_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
     layer = get_channel_layer()
