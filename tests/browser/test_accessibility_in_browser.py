@@ -20,7 +20,7 @@ import pytest
 
 from .axe import describe, serious_violations
 from .conftest import BASE_DIR, Site, Tab, open_tab
-from .test_play_in_browser import (
+from .helpers import (
     STEP_MS,
     TABLE_STATE,
     hand_cards,

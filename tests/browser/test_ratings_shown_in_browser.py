@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import BASE_DIR, Site, Tab
-from .test_play_in_browser import STEP_MS
+from .helpers import STEP_MS
 
 pytestmark = pytest.mark.browser
 

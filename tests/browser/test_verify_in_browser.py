@@ -20,7 +20,7 @@ from tests.engine.playing import seed, step
 from tests.engine.test_fairness import VECTORS
 
 from .conftest import Tab
-from .test_play_in_browser import STEP_MS, pass_and_resign, register, start_game
+from .helpers import STEP_MS, pass_and_resign, register, start_game
 
 pytestmark = pytest.mark.browser
 
