@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from ratings.models import Rating, RatingChange
 from ratings.stats import player_stats
-from tests.ratings.finishing import people, play_a_card, play_out, start
+from tests.helpers.finishing import people, play_a_card, play_out, start
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,7 @@ import pytest
 from games import compiled
 from games.bots import SearchBot
 from games.engine import Rules
-
-from .table import dealt, step
+from tests.helpers.bots import dealt, step
 
 # Play a few hands of small searches, and print every decision's view and choice.
 DECISIONS = """

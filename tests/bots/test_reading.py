@@ -13,8 +13,8 @@ from games.bots.knowledge import learn, sample
 from games.bots.reading import IMPOSSIBLE, deals, read
 from games.engine import PRESETS, Card, Hand, Rules, SeatView, mask_of, seat_view
 from games.engine.cards import HEARTS_MASK, QS_BIT
+from tests.helpers.bots import dealt, match_with, play_tricks, play_until
 
-from .table import dealt, match_with, play_tricks, play_until
 from .test_sampling import DEAL, PASSES
 
 # Hand 4 keeps its cards. Seat 1 holds every heart, so on the 2♣ it must play one of them.

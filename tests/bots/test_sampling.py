@@ -22,8 +22,7 @@ from games.engine import (
     seat_view,
 )
 from games.engine.cards import SUIT_MASKS
-
-from .table import dealt, match_with, play_tricks, play_until, step
+from tests.helpers.bots import dealt, match_with, play_tricks, play_until, step
 
 # Hand 1 passes left. Seat 2 holds no club, seat 0 passes its three hearts to seat 1.
 DEAL = [

@@ -25,8 +25,7 @@ from games.engine import (
     format_cards,
     places_for,
 )
-
-from .playing import seed, step
+from tests.helpers.engine import seed, step
 
 
 def play_until(match, done):

@@ -19,8 +19,8 @@ from games.engine import (
     taken_in_last_hand,
 )
 from games.engine.events import Event
+from tests.helpers.engine import seed, step
 
-from .playing import seed, step
 from .test_properties import MATCHES, Chooser, checkpoints, play_match, short_matches
 
 

@@ -11,8 +11,7 @@ from games.engine import (
     cards_of,
     seat_view,
 )
-
-from .playing import seed, step
+from tests.helpers.engine import seed, step
 
 
 def play_until(match, done):

@@ -10,8 +10,7 @@ import pytest
 from fairplay.models import Abandonment
 from games import services
 from games.models import Game, MoveRecord
-
-from .play import (
+from tests.helpers.fairplay import (
     fresh,
     game_of,
     move_for,

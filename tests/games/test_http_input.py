@@ -12,9 +12,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat, Table
-from tests.ratings.finishing import people, play_out, start
-
-from .pages import parameters, site_patterns
+from tests.helpers.finishing import people, play_out, start
+from tests.helpers.pages import parameters, site_patterns
 
 pytestmark = pytest.mark.django_db
 

@@ -27,9 +27,8 @@ from games.engine import (
     places_for,
 )
 from games.models import Game
-
-from .screens import Fragments
-from .sockets import (
+from tests.helpers.screens import Fragments
+from tests.helpers.sockets import (
     TIMEOUT,
     data_cards,
     htmx_move,

@@ -13,8 +13,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from games import fragments, live, services
 from games.engine import Phase
 from games.models import Game
-
-from .screens import Fragments, board_fragments, steady
+from tests.helpers.screens import Fragments, board_fragments, steady
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,7 @@ from pytest_django.fixtures import Settings
 
 from games import broadcasts, services
 from games.models import Game
-
-from .sockets import TIMEOUT, open_table_socket, version_of
+from tests.helpers.sockets import TIMEOUT, open_table_socket, version_of
 
 PATIENCE = 20  # seconds: a hang guard, far above HEARTS_BROADCAST_TIMEOUT
 

@@ -15,9 +15,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from games import live, relays, services
 from games.engine import Phase
 from games.models import Game
-
-from .screens import Fragments, board_fragments, steady
-from .sockets import (
+from tests.helpers.screens import Fragments, board_fragments, steady
+from tests.helpers.sockets import (
     TIMEOUT,
     data_cards,
     htmx_move,

@@ -20,8 +20,7 @@ from games import services
 from games.engine import Match, Phase
 from games.models import Game, Table
 from games.tasks import play_bots, time_out
-
-from .sockets import TIMEOUT, htmx_move, open_table_socket, session_cookie, version_of
+from tests.helpers.sockets import TIMEOUT, htmx_move, open_table_socket, session_cookie, version_of
 
 # The pages that could show a game: its table, the lobby, the players' profiles, the list of
 # games, and the game's own pages (replay, record, verification).

@@ -6,7 +6,7 @@ two writers in threads that start together.
 
 On SQLite the tests run on a copy of the test database in a file, as the site keeps it: the
 in-memory database of the other tests is shared by the threads' connections in a way that does
-not wait for a lock (tests/games/workers.py), where a file's writers queue for theirs."""
+not wait for a lock (tests/helpers/workers.py), where a file's writers queue for theirs."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from games import services
 from games.engine import PRESETS, Phase, fingerprint
 from games.models import Game
 from learn.rules_pages import rules_url
-from tests.engine.playing import seed
-from tests.ratings.finishing import people, start
+from tests.helpers.engine import seed
+from tests.helpers.finishing import people, start
 
 pytestmark = pytest.mark.django_db
 

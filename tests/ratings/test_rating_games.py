@@ -9,7 +9,7 @@ from games.models import Game
 from ratings.maths import MU, SIGMA, display_rating
 from ratings.models import Rating, RatingChange
 from ratings.services import rate_game
-from tests.ratings.finishing import people, play_a_card, play_out, start
+from tests.helpers.finishing import people, play_a_card, play_out, start
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from games import services
 from games.models import Game
 from moderation.models import AuditEntry
 from reports.models import Report
-from tests.ratings.finishing import people, play_out, start
+from tests.helpers.finishing import people, play_out, start
 
 pytestmark = pytest.mark.django_db
 

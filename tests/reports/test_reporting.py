@@ -15,7 +15,7 @@ from pytest_django.fixtures import Settings
 
 from games.models import Game
 from reports.models import Report
-from tests.ratings.finishing import people, play_out, start
+from tests.helpers.finishing import people, play_out, start
 
 pytestmark = pytest.mark.django_db
 

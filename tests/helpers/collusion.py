@@ -14,7 +14,7 @@ from games import services
 from games.bots import basic, policy
 from games.engine import Card, Match, Phase, Rules, fingerprint, mask_of, seat_view
 from games.models import Game, MoveRecord
-from tests.engine.playing import seed
+from tests.helpers.engine import seed
 
 TARGET = 25  # short games: two or three hands each
 

@@ -10,7 +10,7 @@ from games import services
 from games.engine import Match, Phase, Rules, fingerprint
 from games.models import Game, MoveRecord
 from ratings.models import Rating, RatingChange
-from tests.engine.playing import seed, step
+from tests.helpers.engine import seed, step
 
 
 def every_rating() -> tuple[dict[str, tuple[float, float, int]], list[tuple[object, ...]]]:
@@ -54,7 +54,7 @@ def start(
 
 def play_out(game: Game, seed_number: int) -> Game:
     """Deal ``game`` from a fixed seed and play it to the end: every seat passes its first three
-    cards and plays its lowest legal card (``tests.engine.playing.step``)."""
+    cards and plays its lowest legal card (``tests.helpers.engine.step``)."""
     seed_bytes = seed(seed_number)
     Game.objects.filter(pk=game.pk).update(
         seed=seed_bytes, fingerprint=fingerprint(seed_bytes), added_seeds=[]
