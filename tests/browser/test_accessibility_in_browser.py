@@ -41,7 +41,8 @@ RATED_PLAYERS = ("annika", "bertil", "cecily", "dorian")
 RATED_GAMES = f"""
 import django
 django.setup()
-from tests.helpers.finishing import people, play_out, start
+from tests.helpers.finishing import play_out, start
+from tests.helpers.tables import people
 players = people(*{RATED_PLAYERS!r})
 for number in (1, 2):
     play_out(start(players), number)

@@ -37,7 +37,8 @@ django.setup()
 from games.engine import Match, Rules, fingerprint
 from games.models import Game, MoveRecord
 from tests.helpers.engine import seed, step
-from tests.helpers.finishing import people, start
+from tests.helpers.finishing import start
+from tests.helpers.tables import people
 game = start(people(*sys.argv[1:]))
 dealt = seed(47)
 Game.objects.filter(pk=game.pk).update(seed=dealt, fingerprint=fingerprint(dealt), added_seeds=[])

@@ -11,7 +11,7 @@ from django.test import override_settings
 from collusion.selectors import ranked_pairs
 from collusion.signals import PairSignal
 from tests.helpers.collusion import history
-from tests.helpers.finishing import people
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

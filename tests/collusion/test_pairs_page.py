@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.helpers.collusion import history
-from tests.helpers.finishing import people
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

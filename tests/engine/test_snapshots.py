@@ -20,8 +20,7 @@ from games.engine import (
 )
 from games.engine.events import Event
 from tests.helpers.engine import seed, step
-
-from .test_properties import MATCHES, Chooser, checkpoints, play_match, short_matches
+from tests.helpers.strategies import MATCHES, Chooser, checkpoints, play_match, short_matches
 
 
 def restored(match: Match) -> Match:
