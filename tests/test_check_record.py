@@ -15,8 +15,8 @@ import pytest
 
 from games.engine import Match, Rules, ShortPack, deal_hand, fingerprint
 from games.records import match_record
-from tests.engine.playing import seed, step
-from tests.engine.test_fairness import VECTORS, Vector
+from tests.helpers.engine import seed, step
+from tests.helpers.vectors import VECTORS, Vector
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "check_record.py"
 

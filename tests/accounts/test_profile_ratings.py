@@ -14,7 +14,8 @@ from django.urls import reverse
 from games import services
 from ratings.models import Rating, RatingChange
 from ratings.stats import player_stats
-from tests.ratings.finishing import people, play_a_card, play_out, start
+from tests.helpers.finishing import play_a_card, play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

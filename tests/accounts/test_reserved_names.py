@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from moderation import sanctions
 from moderation.sanctions import ModerationError
-from tests.moderation.moderators import moderator
+from tests.helpers.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 

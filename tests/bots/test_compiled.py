@@ -12,34 +12,15 @@ import sys
 import pytest
 
 from games import compiled
-from games.bots import SearchBot
-from games.engine import Rules
-
-from .table import dealt, step
+from tests.helpers.bots import decisions
 
 # Play a few hands of small searches, and print every decision's view and choice.
 DECISIONS = """
 import json, sys
 sys.path.insert(0, ".")
-from tests.bots.test_compiled import decisions
+from tests.helpers.bots import decisions
 print(json.dumps(decisions()))
 """
-
-
-def decisions() -> list[str]:
-    """Every decision of two hands of four small search bots, in order."""
-    made = []
-    for number in (1, 3):
-        match = dealt(Rules(), number, deal_seed=number)
-        bots = [
-            SearchBot(seconds=None, samples=30, work=80, pass_deals=12, seed=s) for s in range(4)
-        ]
-        hand = match.hand
-        while not hand.is_over:
-            before = len(hand.moves)
-            step(match, bots)
-            made.extend(str(move.to_json()) for move in hand.moves[before:])
-    return made
 
 
 def test_each_hot_module_is_imported_compiled_exactly_while_the_build_is_in_use():

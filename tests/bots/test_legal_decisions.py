@@ -9,8 +9,7 @@ import pytest
 
 from games.bots import Bot, SearchBot, make_bot
 from games.engine import PRESETS, Card, FirstLead, MoonRule, Rules, SeatView, ShortPack
-
-from .table import dealt, play_until
+from tests.helpers.bots import dealt, play_until
 
 TABLES = {
     f"{preset.key}, {players} players": preset.make(players)

@@ -6,8 +6,7 @@ import pytest
 
 from games.bots import HeuristicBot, SearchBot
 from games.engine import Card, Hand, Match, MoonRule, Phase, Rules, seat_view
-
-from .table import match_with, play_tricks
+from tests.helpers.bots import match_with, play_tricks
 
 # Seat 0 holds every club: it leads them all and wins every trick, taking every point.
 ALL_CLUBS = [

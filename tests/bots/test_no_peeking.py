@@ -12,8 +12,7 @@ import pytest
 
 from games.bots import SearchBot, make_bot
 from games.engine import Card, Hand, Match, Rules, ShortPack, Suit, cards_of, seat_view
-
-from .table import dealt, match_with, play_until
+from tests.helpers.bots import dealt, match_with, play_until
 
 QS = Card.parse("QS")
 

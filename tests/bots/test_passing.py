@@ -11,8 +11,7 @@ import pytest
 
 from games.bots import SearchBot, make_bot, passing
 from games.engine import Hand, Rules, parse_cards, seat_view
-
-from .table import match_with
+from tests.helpers.bots import match_with
 
 
 def passed(hand: str, bot_name: str = "easy", rules: Rules | None = None) -> set[str]:

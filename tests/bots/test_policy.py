@@ -8,8 +8,7 @@ import pytest
 from games.bots import HeuristicBot
 from games.bots.policy import choose, player
 from games.engine import Card, Hand, Rules, mask_of, seat_view
-
-from .table import match_with, play_tricks
+from tests.helpers.bots import match_with, play_tricks
 
 
 def cards(text: str) -> list[int]:

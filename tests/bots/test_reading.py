@@ -13,9 +13,7 @@ from games.bots.knowledge import learn, sample
 from games.bots.reading import IMPOSSIBLE, deals, read
 from games.engine import PRESETS, Card, Hand, Rules, SeatView, mask_of, seat_view
 from games.engine.cards import HEARTS_MASK, QS_BIT
-
-from .table import dealt, match_with, play_tricks, play_until
-from .test_sampling import DEAL, PASSES
+from tests.helpers.bots import DEAL, PASSES, dealt, match_with, play_tricks, play_until
 
 # Hand 4 keeps its cards. Seat 1 holds every heart, so on the 2♣ it must play one of them.
 ALL_HEARTS = [

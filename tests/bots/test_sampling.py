@@ -22,17 +22,7 @@ from games.engine import (
     seat_view,
 )
 from games.engine.cards import SUIT_MASKS
-
-from .table import dealt, match_with, play_tricks, play_until, step
-
-# Hand 1 passes left. Seat 2 holds no club, seat 0 passes its three hearts to seat 1.
-DEAL = [
-    "2C 3C 4C 2D 3D 4D 5D 2H 3H 4H 2S 3S 4S",
-    "5C 6C 7C 8C 6D 7D 8D 5H 6H 7H 5S 6S 7S",
-    "9D TD JD QD KD AD 8H 9H TH 8S 9S TS JS",
-    "9C TC JC QC KC AC JH QH KH AH QS KS AS",
-]
-PASSES = ["2H 3H 4H", "5H 6H 7H", "8H 9H TH", "JH QH KH"]
+from tests.helpers.bots import DEAL, PASSES, dealt, match_with, play_tricks, play_until, step
 
 
 def after_a_club_is_led() -> SeatView:

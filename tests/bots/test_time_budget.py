@@ -10,8 +10,7 @@ import time
 from games.bots import SearchBot, make_bot, race
 from games.bots.search import representatives
 from games.engine import Rules, seat_view
-
-from .table import dealt, play_until
+from tests.helpers.bots import dealt, play_until
 
 BUDGET = 0.05
 ALLOWANCE = 0.10  # one more sample, and a noisy machine

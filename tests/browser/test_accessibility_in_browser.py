@@ -20,7 +20,7 @@ import pytest
 
 from .axe import describe, serious_violations
 from .conftest import BASE_DIR, Site, Tab, open_tab
-from .test_play_in_browser import (
+from .helpers import (
     STEP_MS,
     TABLE_STATE,
     hand_cards,
@@ -41,7 +41,8 @@ RATED_PLAYERS = ("annika", "bertil", "cecily", "dorian")
 RATED_GAMES = f"""
 import django
 django.setup()
-from tests.ratings.finishing import people, play_out, start
+from tests.helpers.finishing import play_out, start
+from tests.helpers.tables import people
 players = people(*{RATED_PLAYERS!r})
 for number in (1, 2):
     play_out(start(players), number)

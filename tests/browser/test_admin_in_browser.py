@@ -9,15 +9,12 @@ Run with ``pytest -m browser tests/browser``; the site runs in its own processes
 from __future__ import annotations
 
 import re
-import secrets
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from .conftest import BASE_DIR, Site, Tab
-from .test_play_in_browser import pass_and_resign, register, start_game
+from .conftest import Site, Tab
+from .helpers import pass_and_resign, register, staff_member, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -29,21 +26,6 @@ document.addEventListener("securitypolicyviolation", event => {
   window.__cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI}`);
 });
 """
-
-
-def _staff_member(site: Site) -> tuple[str, str]:
-    """A superuser in the running site's database, made as an operator makes one."""
-    username = "staff-" + secrets.token_hex(3)
-    password = secrets.token_urlsafe(12) + "-Qs9"
-    command = ["manage.py", "createsuperuser", "--noinput", "--username", username]
-    subprocess.run(
-        [sys.executable, *command, "--email", f"{username}@example.com"],
-        env={**site.env, "DJANGO_SUPERUSER_PASSWORD": password},
-        cwd=BASE_DIR,
-        check=True,
-        capture_output=True,
-    )
-    return username, password
 
 
 def _finished_game(tab: Tab) -> tuple[str, int]:
@@ -75,7 +57,7 @@ def test_staff_void_a_finished_game_in_the_admin_under_the_content_security_poli
         ),
     )
     player, game_id = _finished_game(tab)
-    username, password = _staff_member(site)
+    username, password = staff_member(site)
     page.context.clear_cookies()
 
     page.goto("/admin/")

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, Tab
-from .test_admin_in_browser import _staff_member
-from .test_play_in_browser import register, start_game
+from .helpers import register, staff_member, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +25,7 @@ def test_a_player_banned_in_the_admin_sees_why_at_once_at_the_table(
     player = register(tab)
     start_game(tab)
     table_url = tab.page.url
-    username, password = _staff_member(site)
+    username, password = staff_member(site)
     staff = browser.new_context(base_url=live_site).new_page()
 
     staff.goto("/admin/")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Tab
-from .test_play_in_browser import STEP_MS, pass_and_resign, register, start_game
+from .helpers import STEP_MS, pass_and_resign, register, start_game
 
 pytestmark = pytest.mark.browser
 

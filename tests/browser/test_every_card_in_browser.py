@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import Tab, open_tab
-from .test_play_in_browser import STEP_MS, TABLE_STATE, register, start_game, wait_card_gone
+from .helpers import STEP_MS, TABLE_STATE, register, start_game, wait_card_gone
 
 pytestmark = pytest.mark.browser
 

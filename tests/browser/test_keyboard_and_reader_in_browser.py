@@ -14,7 +14,7 @@ import pytest
 
 from .axe import serious_violations
 from .conftest import Tab
-from .test_play_in_browser import (
+from .helpers import (
     STEP_MS,
     TABLE_STATE,
     hand_cards,

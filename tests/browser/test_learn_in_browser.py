@@ -16,7 +16,7 @@ from learn.drills import KINDS, make_drill
 
 from .axe import describe, serious_violations
 from .conftest import Tab
-from .test_play_in_browser import (
+from .helpers import (
     STEP_MS,
     TABLE_STATE,
     hand_cards,

@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from .conftest import Tab, open_tab
-from .test_play_in_browser import STEP_MS, register
+from .helpers import STEP_MS, register
 
 PEOPLE = 8
 

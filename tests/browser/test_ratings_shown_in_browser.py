@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import BASE_DIR, Site, Tab
-from .test_play_in_browser import STEP_MS
+from .helpers import STEP_MS
 
 pytestmark = pytest.mark.browser
 
@@ -36,8 +36,9 @@ import django
 django.setup()
 from games.engine import Match, Rules, fingerprint
 from games.models import Game, MoveRecord
-from tests.engine.playing import seed, step
-from tests.ratings.finishing import people, start
+from tests.helpers.engine import seed, step
+from tests.helpers.finishing import start
+from tests.helpers.tables import people
 game = start(people(*sys.argv[1:]))
 dealt = seed(47)
 Game.objects.filter(pk=game.pk).update(seed=dealt, fingerprint=fingerprint(dealt), added_seeds=[])
@@ -57,7 +58,7 @@ import django
 django.setup()
 from games import services
 from games.models import Game
-from tests.engine.playing import step
+from tests.helpers.engine import step
 game = Game.objects.get(pk=int(sys.argv[1]))
 match = game.match()
 step(match)

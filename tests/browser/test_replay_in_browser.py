@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from .conftest import Tab
-from .test_play_in_browser import STEP_MS, pass_and_resign, register, start_game
+from .helpers import STEP_MS, pass_and_resign, register, start_game
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from .conftest import Tab
-from .test_play_in_browser import register
+from .helpers import register
 
 pytestmark = pytest.mark.browser
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from .conftest import Tab, open_tab
-from .test_play_in_browser import (
+from .helpers import (
     STEP_MS,
     hand_cards,
     my_seat,

@@ -18,7 +18,7 @@ import pytest
 
 from . import axe
 from .conftest import Tab, open_tab
-from .test_play_in_browser import STEP_MS, hand_cards, register, wait_card_gone
+from .helpers import STEP_MS, hand_cards, register, wait_card_gone
 
 pytestmark = pytest.mark.browser
 

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import INIT_SCRIPT, open_tab
-from .test_play_in_browser import STEP_MS, hand_cards, register, start_game
+from .helpers import STEP_MS, hand_cards, register, start_game
 
 pytestmark = pytest.mark.browser
 

@@ -16,11 +16,11 @@ import pytest
 
 from games.engine import Match, Rules, ShortPack, deal_hand, fingerprint
 from games.records import match_record
-from tests.engine.playing import seed, step
-from tests.engine.test_fairness import VECTORS
+from tests.helpers.engine import seed, step
+from tests.helpers.vectors import VECTORS
 
 from .conftest import Tab
-from .test_play_in_browser import STEP_MS, pass_and_resign, register, start_game
+from .helpers import STEP_MS, pass_and_resign, register, start_game
 
 pytestmark = pytest.mark.browser
 

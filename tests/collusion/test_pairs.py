@@ -10,8 +10,8 @@ from django.test import override_settings
 
 from collusion.selectors import ranked_pairs
 from collusion.signals import PairSignal
-from tests.collusion.history import history
-from tests.ratings.finishing import people
+from tests.helpers.collusion import history
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from tests.collusion.history import history
-from tests.ratings.finishing import people
+from tests.helpers.collusion import history
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import hmac
-import json
 import re
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -31,62 +29,11 @@ from games.engine.deal import (
     new_seed,
     shuffle,
 )
+from tests.helpers.vectors import DOC, VECTORS, Vector, fenced, fields_of
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = (ROOT / "docs" / "fairness.md").read_text(encoding="utf-8")
 ENGINE = ROOT / "games" / "engine"
 SEED = bytes(range(32))
-
-
-def _fenced(kind: str) -> list[str]:
-    """The bodies of the document's fenced blocks whose info string is ``kind``."""
-    return re.findall(rf"^```{re.escape(kind)}\n(.*?)^```$", DOC, flags=re.MULTILINE | re.DOTALL)
-
-
-def _fields(body: str) -> dict[str, str]:
-    pairs = (line.split(":", 1) for line in body.splitlines() if line.strip())
-    return {key.strip(): value.strip() for key, value in pairs}
-
-
-@dataclass(frozen=True)
-class Vector:
-    players: int
-    short_pack: str
-    hand: int
-    seed: bytes
-    added: tuple[str, ...]
-    dealer: int
-    shuffled: tuple[str, ...]
-    hands: tuple[tuple[str, ...], ...]
-    kitty: tuple[str, ...]
-
-    @classmethod
-    def parse(cls, body: str) -> Vector:
-        f = _fields(body)
-        players = int(f["players"])
-        return cls(
-            players=players,
-            short_pack=f["short_pack"],
-            hand=int(f["hand"]),
-            seed=bytes.fromhex(f["seed"]),
-            added=tuple(json.loads(f["added"])),
-            dealer=int(f["dealer"]),
-            shuffled=tuple(f["shuffled"].split()),
-            hands=tuple(tuple(f[f"seat {seat}"].split()) for seat in range(players)),
-            kitty=tuple(f["kitty"].split()),
-        )
-
-    @property
-    def rules(self) -> Rules:
-        return Rules(players=self.players, short_pack=ShortPack(self.short_pack))
-
-    @property
-    def name(self) -> str:
-        added = "-added" if self.added else ""
-        return f"{self.players}p-{self.short_pack}-hand{self.hand}{added}"
-
-
-VECTORS = [Vector.parse(body) for body in _fenced("deal-vector")]
 
 
 def _names(cards: Sequence[Card]) -> tuple[str, ...]:
@@ -184,15 +131,15 @@ def test_the_document_has_the_promised_vectors() -> None:
 
 
 def test_the_fingerprint_in_the_document_is_the_sha256_of_the_seed() -> None:
-    (body,) = _fenced("deal-seed")
-    fields = _fields(body)
+    (body,) = fenced("deal-seed")
+    fields = fields_of(body)
     seed = bytes.fromhex(fields["seed"])
     assert seed == SEED
     assert fields["fingerprint"] == hashlib.sha256(seed).hexdigest() == fingerprint(seed)
 
 
 def test_the_message_in_the_document_is_the_one_the_engine_signs() -> None:
-    (body,) = _fenced("deal-message")
+    (body,) = fenced("deal-message")
     message = body.encode("ascii")  # the block keeps each line's final line feed
     assert message == deal_message(1, Rules().deck)
     assert message == _rerun_message(1, _rerun_pack(4, "remove"), ())
@@ -201,8 +148,8 @@ def test_the_message_in_the_document_is_the_one_the_engine_signs() -> None:
 
 
 def test_the_stream_blocks_in_the_document_are_hmacs_of_the_message() -> None:
-    (body,) = _fenced("deal-stream")
-    blocks = _fields(body)
+    (body,) = fenced("deal-stream")
+    blocks = fields_of(body)
     message = deal_message(1, Rules().deck)
     stream = _Stream(SEED, message)
     for number in range(2):
@@ -256,7 +203,7 @@ def test_the_independent_rerun_deals_the_vector(vector: Vector) -> None:
 
 
 def test_the_sketch_in_the_document_deals_every_vector() -> None:
-    (source,) = _fenced("python")
+    (source,) = fenced("python")
     sketch: dict[str, Any] = {}
     exec(compile(source, "docs/fairness.md", "exec"), sketch)
     for vector in VECTORS:

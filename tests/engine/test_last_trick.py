@@ -4,8 +4,7 @@ table shows once a trick or a hand is over."""
 from games.engine import TrickTaken, last_trick, taken_in_last_hand
 from games.engine.match import Match
 from games.engine.rules import Rules
-
-from .playing import seed, step
+from tests.helpers.engine import seed, step
 
 
 def _until_trick_taken(match):

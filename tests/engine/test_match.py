@@ -25,19 +25,7 @@ from games.engine import (
     format_cards,
     places_for,
 )
-
-from .playing import seed, step
-
-
-def play_until(match, done):
-    events = []
-    while not done():
-        events = step(match)
-    return events
-
-
-def play_out(match):
-    return play_until(match, lambda: match.is_over)
+from tests.helpers.engine import play_out, play_until, seed, step
 
 
 def running_totals(match):

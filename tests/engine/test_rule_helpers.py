@@ -25,8 +25,7 @@ from games.engine import (
     trick_winner,
     winning_position,
 )
-
-from .test_properties import HANDS, Chooser, any_hands, moon_hands, play_hand
+from tests.helpers.strategies import HANDS, Chooser, any_hands, moon_hands, play_hand
 
 QUICK = settings(HANDS, max_examples=40)
 

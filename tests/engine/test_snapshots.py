@@ -19,9 +19,8 @@ from games.engine import (
     taken_in_last_hand,
 )
 from games.engine.events import Event
-
-from .playing import seed, step
-from .test_properties import MATCHES, Chooser, checkpoints, play_match, short_matches
+from tests.helpers.engine import seed, step
+from tests.helpers.strategies import MATCHES, Chooser, checkpoints, play_match, short_matches
 
 
 def restored(match: Match) -> Match:

@@ -11,13 +11,7 @@ from games.engine import (
     cards_of,
     seat_view,
 )
-
-from .playing import seed, step
-
-
-def play_until(match, done):
-    while not done():
-        step(match)
+from tests.helpers.engine import play_until, seed, step
 
 
 def hidden_from(match, seat):

@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from fairplay.models import Abandonment
 from games import services
-
-from .play import game_of
+from tests.helpers.fairplay import game_of
 
 pytestmark = pytest.mark.django_db
 

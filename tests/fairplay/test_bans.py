@@ -14,8 +14,8 @@ from pytest_django.fixtures import Settings
 from fairplay.models import Abandonment
 from games import services
 from games.models import Game
-
-from .play import bans_in_the_past, game_of, person, table_of
+from tests.helpers.fairplay import bans_in_the_past, game_of, table_of
+from tests.helpers.tables import person
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ import pytest
 
 from games import services
 from games.models import Game
-
-from .play import game_of, person
+from tests.helpers.fairplay import game_of
+from tests.helpers.tables import person
 
 pytestmark = pytest.mark.django_db
 

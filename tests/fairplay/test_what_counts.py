@@ -10,17 +10,8 @@ import pytest
 from fairplay.models import Abandonment
 from games import services
 from games.models import Game, MoveRecord
-
-from .play import (
-    fresh,
-    game_of,
-    move_for,
-    person,
-    play_until,
-    seat_to_act,
-    table_of,
-    times_out,
-)
+from tests.helpers.fairplay import game_of, move_for, play_until, seat_to_act, table_of, times_out
+from tests.helpers.tables import fresh, person
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,7 @@ from games import services
 from games.engine import Rules, cards_of, deal_hand
 from games.models import Game, Seat, Table
 from games.services import ServiceError
-
-from .sockets import data_cards
+from tests.helpers.sockets import data_cards
 
 pytestmark = pytest.mark.django_db
 

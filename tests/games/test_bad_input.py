@@ -19,8 +19,7 @@ from django.contrib.auth.models import User
 from games import services
 from games.engine import Match, Phase
 from games.models import Game, MoveRecord
-
-from .sockets import (
+from tests.helpers.sockets import (
     TIMEOUT,
     flash_error,
     htmx_move,

@@ -10,8 +10,7 @@ from django.contrib.auth.models import User
 from games import services
 from games.engine import Phase
 from games.models import Game
-
-from .workers import wait_for, worker
+from tests.helpers.workers import wait_for, worker
 
 pytestmark = [
     pytest.mark.skipif(

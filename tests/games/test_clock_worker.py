@@ -18,9 +18,9 @@ from games.engine import Clock, Phase
 from games.models import Game, MoveRecord
 from games.tasks import sweep_deadlines
 from hearts_site import celery_app
-
-from .test_clocks import against_bots, everyone_passes, four_people, fresh
-from .workers import running_worker, wait_for
+from tests.helpers.clocks import against_bots, four_people
+from tests.helpers.tables import everyone_passes, fresh
+from tests.helpers.workers import running_worker, wait_for
 
 pytestmark = [
     pytest.mark.skipif(

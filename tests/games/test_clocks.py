@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection, connections
 from django.utils import timezone
 
@@ -21,52 +20,10 @@ from games.models import Game, GamePlayer, MoveRecord, Table
 from games.selectors import build_context
 from games.tasks import enforce_deadline, sweep_deadlines, time_out
 from hearts_site import celery_app
+from tests.helpers.clocks import against_bots, four_people, overdue
+from tests.helpers.tables import everyone_passes, fresh, game_with, play_one
 
 pytestmark = pytest.mark.django_db
-
-
-def four_people(clock: Clock = Clock.RELAXED, moon: str = "others") -> Game:
-    """alice, bob, carol and dave at a Standard table with ``clock``, the game dealt."""
-    names = ["alice", "bob", "carol", "dave"]
-    people = [User.objects.create_user(name) for name in names]
-    options = {"clock": str(clock), "moon": moon}
-    table = services.create_table(people[0], preset="custom", options=options)
-    for index, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    return services.start_game(table.pk, people[0])
-
-
-def against_bots(clock: Clock = Clock.RELAXED) -> Game:
-    alice = User.objects.create_user("alice")
-    options = {} if clock is Clock.RELAXED else {"clock": "strict"}
-    table = services.create_table(alice, preset="custom", options=options)
-    services.fill_with_bots(table.pk, alice)
-    return services.start_game(table.pk, alice)
-
-
-def fresh(game: Game) -> Game:
-    return Game.objects.get(pk=game.pk)
-
-
-def everyone_passes(game: Game) -> None:
-    match = fresh(game).match()
-    for seat in range(match.players):
-        if not match.hand.has_passed(seat):
-            cards = [str(card) for card in match.hand.holding(seat)[:3]]
-            services.act(game.pk, seat, "pass", version=None, cards=cards)
-
-
-def play_one(game: Game) -> None:
-    match = fresh(game).match()
-    seat = match.hand.turn
-    card = str(match.hand.legal_plays(seat)[0])
-    services.act(game.pk, seat, "play", version=match.version, cards=[card])
-
-
-def overdue(game: Game) -> int:
-    """Let the deadline of the turn in progress pass; returns the game's version."""
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    return fresh(game).version
 
 
 def seconds_until(game: Game) -> float:
@@ -532,12 +489,7 @@ def race(game: Game, seat: int, version: int, card: str, delay: float) -> tuple[
 
 
 def four_people_again(prefix: str) -> Game:
-    names = [f"{prefix}{i}" for i in range(4)]
-    people = [User.objects.create_user(name) for name in names]
-    table = services.create_table(people[0])
-    for index, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    return services.start_game(table.pk, people[0])
+    return game_with([f"{prefix}{i}" for i in range(4)])
 
 
 def play_until_cards_are_played(game: Game, count: int) -> None:

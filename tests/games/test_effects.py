@@ -18,9 +18,17 @@ from django.utils import timezone
 
 from games import broadcasts, effects, services
 from games.engine import Card, CardPlayed, HandDealt, Match, Rules, seat_view
-from games.models import Game, Table
+from games.models import Game
 from games.tasks import decide
 from hearts_site import celery_app
+from tests.helpers.tables import (
+    FOUR,
+    against_bots,
+    everyone_passes,
+    game_with,
+    play_one,
+    table_with,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)  # after-commit effects need real commits
 
@@ -60,42 +68,8 @@ def scheduled(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scheduled]:
     yield tasks
 
 
-def _table_of(names: list[str], **options: Any) -> Table:
-    people = [User.objects.create_user(name) for name in names]
-    table = services.create_table(people[0], preset="custom", options=options)
-    for index, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    return table
-
-
-def _four_people(**options: Any) -> Game:
-    table = _table_of(["alice", "bob", "carol", "dave"], **options)
-    return services.start_game(table.pk, table.host)
-
-
-def _alice_and_three_bots() -> Game:
-    table = _table_of(["alice"])
-    services.fill_with_bots(table.pk, table.host)
-    return services.start_game(table.pk, table.host)
-
-
 def _match(game: Game) -> Match:
     return Game.objects.get(pk=game.pk).match()
-
-
-def _everyone_passes(game: Game) -> None:
-    match = _match(game)
-    for seat in range(match.players):
-        if not match.hand.has_passed(seat):
-            cards = [str(card) for card in match.hand.holding(seat)[:3]]
-            services.act(game.pk, seat, "pass", version=None, cards=cards)
-
-
-def _play_one(game: Game) -> None:
-    match = _match(game)
-    seat = match.hand.turn
-    card = str(match.hand.legal_plays(seat)[0])
-    services.act(game.pk, seat, "play", version=match.version, cards=[card])
 
 
 def _groups(messages: Heard) -> list[str]:
@@ -107,8 +81,8 @@ def _table_events(messages: Heard) -> list[dict[str, Any]]:
 
 
 def test_a_card_played_tells_the_table_who_played_it_and_the_lobby_nothing(heard: Heard) -> None:
-    game = _four_people()
-    _everyone_passes(game)
+    game = game_with(FOUR, preset="custom")
+    everyone_passes(game)
     match = _match(game)
     seat, card = match.hand.turn, str(match.hand.legal_plays(match.hand.turn)[0])
     heard.clear()
@@ -129,8 +103,8 @@ def test_a_card_played_tells_the_table_who_played_it_and_the_lobby_nothing(heard
 
 
 def test_this_processs_own_relay_hears_a_move_at_once_as_redis_does(heard: Heard) -> None:
-    game = _four_people()
-    _everyone_passes(game)
+    game = game_with(FOUR, preset="custom")
+    everyone_passes(game)
     match = _match(game)
     seat, card = match.hand.turn, str(match.hand.legal_plays(match.hand.turn)[0])
     group = services.table_group(game.table_id)
@@ -152,8 +126,8 @@ def test_a_thread_that_keeps_a_loop_sends_every_move_on_it(
 ) -> None:
     """As a Celery pool process's thread does (hearts_site/celery.py): no thread, loop and
     connections of their own for each send, which is what ``async_to_sync`` would make."""
-    game = _four_people()
-    _everyone_passes(game)
+    game = game_with(FOUR, preset="custom")
+    everyone_passes(game)
 
     def each_its_own(*args: Any) -> Any:
         raise AssertionError("a send started a loop of its own")
@@ -165,7 +139,7 @@ def test_a_thread_that_keeps_a_loop_sends_every_move_on_it(
         broadcasts.keep_a_loop()
         try:
             for _ in range(3):
-                _play_one(game)
+                play_one(game)
         finally:
             broadcasts.stop_keeping_a_loop()
             connections.close_all()
@@ -181,13 +155,13 @@ def test_a_thread_that_keeps_a_loop_sends_every_move_on_it(
 def test_a_completed_trick_is_told_with_who_took_it_its_cards_and_its_points(
     heard: Heard,
 ) -> None:
-    game = _four_people()
-    _everyone_passes(game)
+    game = game_with(FOUR, preset="custom")
+    everyone_passes(game)
     for _ in range(3):
-        _play_one(game)
+        play_one(game)
     heard.clear()
 
-    _play_one(game)
+    play_one(game)
 
     hand = _match(game).hand
     trick = hand.tricks[-1]
@@ -204,7 +178,7 @@ def test_a_completed_trick_is_told_with_who_took_it_its_cards_and_its_points(
 
 
 def test_a_pass_is_told_only_as_the_seat_that_has_passed(heard: Heard) -> None:
-    game = _four_people()
+    game = game_with(FOUR, preset="custom")
     cards = [str(card) for card in _match(game).hand.holding(2)[:3]]
     heard.clear()
 
@@ -224,7 +198,7 @@ def test_a_pass_is_told_only_as_the_seat_that_has_passed(heard: Heard) -> None:
 
 
 def test_a_seat_taken_or_left_tells_the_lobby_and_the_table(heard: Heard) -> None:
-    table = _table_of(["alice"])
+    table = table_with(["alice"], preset="custom")
     bob = User.objects.create_user("bob")
     heard.clear()
 
@@ -238,13 +212,13 @@ def test_a_seat_taken_or_left_tells_the_lobby_and_the_table(heard: Heard) -> Non
 
 
 def test_a_game_started_and_a_game_over_tell_the_lobby(heard: Heard) -> None:
-    table = _table_of(["alice", "bob", "carol", "dave"])
+    table = table_with(FOUR, preset="custom")
     heard.clear()
 
     game = services.start_game(table.pk, table.host)
     assert "lobby" in _groups(heard)
-    _everyone_passes(game)
-    _play_one(game)
+    everyone_passes(game)
+    play_one(game)
     heard.clear()
 
     services.resign(game.pk, 1)
@@ -254,7 +228,7 @@ def test_a_game_started_and_a_game_over_tell_the_lobby(heard: Heard) -> None:
 
 
 def test_a_seed_added_leaves_the_lobby_alone(heard: Heard) -> None:
-    table = _table_of(["alice"])
+    table = table_with(["alice"], preset="custom")
     heard.clear()
 
     services.add_seed(table.pk, table.host, "my own words")
@@ -302,7 +276,7 @@ def _play_the_match_out(game: Game) -> None:
 
 
 def test_no_group_message_of_a_whole_match_carries_a_card_not_yet_played(heard: Heard) -> None:
-    game = _four_people(target=25)
+    game = game_with(FOUR, preset="custom", options={"target": 25})
 
     _play_the_match_out(game)
 
@@ -325,12 +299,12 @@ def test_the_bots_wait_for_a_completed_trick_to_be_seen_before_the_next_card(
     settings.HEARTS_BOT_DELAY = 0.8
     settings.HEARTS_TRICK_PAUSE = 1.0
     settings.HEARTS_BOT_GRACE = 3.0
-    game = _alice_and_three_bots()
-    _everyone_passes(game)
+    game = against_bots(preset="custom")
+    everyone_passes(game)
     countdowns = set()
     for _ in range(48):  # twelve tricks, the bots' cards played here rather than by tasks
         scheduled.clear()
-        _play_one(game)
+        play_one(game)
         game.refresh_from_db()
         hand = _match(game).hand
         if hand.turn == 0:  # alice's turn: her deadline is on the game, for the sweep
@@ -348,10 +322,10 @@ def test_the_bots_wait_for_a_completed_trick_to_be_seen_before_the_next_card(
 
 
 def test_peoples_moves_schedule_nothing_for_their_clock(scheduled: Scheduled) -> None:
-    game = _four_people()
+    game = game_with(FOUR, preset="custom")
 
-    _everyone_passes(game)
-    _play_one(game)
+    everyone_passes(game)
+    play_one(game)
 
     assert scheduled == []  # the next turn's deadline is on the game, for the sweep
     game.refresh_from_db()

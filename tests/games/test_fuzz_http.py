@@ -31,9 +31,9 @@ from pytest_django.fixtures import Settings
 from games import services
 from games.models import Game, GamePlayer, MoveRecord, Seat, Table
 from ratings.models import Rating, RatingChange
-from tests.ratings.finishing import people, play_out, start
-
-from .pages import parameters, site_patterns
+from tests.helpers.finishing import play_out, start
+from tests.helpers.pages import parameters, site_patterns
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

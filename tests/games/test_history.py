@@ -15,8 +15,8 @@ from games import services
 from games.engine import Match, Rules
 from games.history import replay_steps
 from games.models import Game
-
-from .test_records import ended_early, play_cards, start_four_people
+from tests.helpers.records import ended_early, play_cards
+from tests.helpers.tables import game_with
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_bots_are_marked_as_bots_on_the_games_page() -> None:
 
 
 def test_a_running_games_page_says_so_links_to_its_table_and_shows_nothing_secret() -> None:
-    game = start_four_people()
+    game = game_with()
     play_cards(game, 3)
     html = _page(game)
     assert "This game is still being played" in html
@@ -231,7 +231,7 @@ def _finished(
 def test_the_list_shows_finished_games_newest_first_but_not_running_ones() -> None:
     older = _finished("erin")
     newer = _finished("frank")
-    running = start_four_people()
+    running = game_with()
     assert _listed() == [newer.pk, older.pk]
     assert running.pk not in _listed()
 
@@ -303,7 +303,7 @@ def test_a_bad_filter_is_shown_and_the_list_still_answers() -> None:
 
 
 def test_a_game_resigned_before_a_card_has_a_page_with_its_deal_and_the_resigner_last() -> None:
-    game = start_four_people()
+    game = game_with()
     services.resign(game.pk, 1)
     text = _text(_page(game))
     assert "Shared by alice, carol and dave; bob resigned." in text

@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat, Table
-from tests.ratings.finishing import people, play_out, start
-
-from .pages import parameters, site_patterns
+from tests.helpers.finishing import play_out, start
+from tests.helpers.pages import parameters, site_patterns
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -27,9 +27,8 @@ from games.engine import (
     places_for,
 )
 from games.models import Game
-
-from .screens import Fragments
-from .sockets import (
+from tests.helpers.screens import Fragments
+from tests.helpers.sockets import (
     TIMEOUT,
     data_cards,
     htmx_move,
@@ -39,6 +38,7 @@ from .sockets import (
     table_socket,
     version_of,
 )
+from tests.helpers.tables import FOUR, people, table_with
 
 RANK_WORDS = "two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace"
 CARD_NAME = re.compile(rf"\b({RANK_WORDS}) of (clubs|diamonds|hearts|spades)\b")
@@ -133,19 +133,12 @@ def assert_nothing_hidden_shown(fragment: str, seat: int | None, known: Knowledg
 
 
 def _four_people_at_a_rated_table() -> tuple[int, int, list[str]]:
-    alice = User.objects.create_user("alice")
-    bob = User.objects.create_user("bob")
-    carol = User.objects.create_user("carol")
-    dave = User.objects.create_user("dave")
-    table = services.create_table(alice, preset="custom", options={"target": 25}, rated=True)
-    services.take_seat(table.pk, bob, 1)
-    services.take_seat(table.pk, carol, 2)
-    services.take_seat(table.pk, dave, 3)
-    game = services.start_game(table.pk, alice)
+    table = table_with(FOUR, preset="custom", options={"target": 25}, rated=True)
+    game = services.start_game(table.pk, table.host)
     # Dealt again, before anyone has seen a card, from a seed that keeps the test short.
     seed = _seed_for_a_short_match(Rules.from_json(game.rules), game.added_seeds)
     Game.objects.filter(pk=game.pk).update(seed=seed, fingerprint=fingerprint(seed))
-    return table.pk, game.pk, [session_cookie(user) for user in (alice, bob, carol, dave)]
+    return table.pk, game.pk, [session_cookie(user) for user in people(*FOUR)]
 
 
 def _current(game_id: int) -> tuple[Game, Match]:

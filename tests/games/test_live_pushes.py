@@ -13,18 +13,14 @@ from django.contrib.auth.models import AnonymousUser, User
 from games import fragments, live, services
 from games.engine import Phase
 from games.models import Game
-
-from .screens import Fragments, board_fragments, steady
+from tests.helpers.screens import Fragments, board_fragments, steady
+from tests.helpers.tables import game_with
 
 pytestmark = pytest.mark.django_db
 
 
 def _people_at(names: list[str], **options: Any) -> Game:
-    people = [User.objects.create_user(name) for name in names]
-    table = services.create_table(people[0], preset="custom", options=options)
-    for index, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    return services.start_game(table.pk, table.host)
+    return game_with(names, preset="custom", options=options)
 
 
 def _next_move(game: Game, step: int, state: live.TableState | None = None) -> None:

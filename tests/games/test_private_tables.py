@@ -18,8 +18,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat, Table
-
-from .sockets import open_table_socket, session_cookie, table_socket
+from tests.helpers.sockets import open_table_socket, session_cookie, table_socket
 
 pytestmark = pytest.mark.django_db
 

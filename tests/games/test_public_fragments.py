@@ -20,8 +20,8 @@ from games import services
 from games.models import Game
 from games.selectors import board_view, build_context, private_context, public_context
 from scripts import table_seats_css
-
-from .test_clocks import everyone_passes, four_people, fresh, play_one
+from tests.helpers.clocks import four_people
+from tests.helpers.tables import everyone_passes, fresh, play_one
 
 pytestmark = pytest.mark.django_db
 

@@ -23,9 +23,8 @@ from pairing import services
 from pairing.models import Seeker
 from pairing.services import DEFAULT_QUEUE, Queue
 from ratings.models import Rating
-from tests.moderation.moderators import moderator
-
-from .sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
+from tests.helpers.moderators import moderator
+from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 

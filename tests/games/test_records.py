@@ -15,53 +15,15 @@ from games import services
 from games.engine import Match, Move, Rules, fingerprint, parse_cards
 from games.models import Game
 from games.records import game_record
+from tests.helpers.records import ended_early, play_cards
+from tests.helpers.tables import game_with
 
 pytestmark = pytest.mark.django_db
 
 
-def start_four_people(**table: object) -> Game:
-    """alice (the host), bob, carol and dave, dealt their first hand."""
-    alice = User.objects.create_user("alice")
-    created = services.create_table(alice, **table)  # type: ignore[arg-type]
-    for seat, name in enumerate(["bob", "carol", "dave"], start=1):
-        services.take_seat(created.pk, User.objects.create_user(name), seat)
-    return services.start_game(created.pk, alice)
-
-
-def everyone_passes(game: Game) -> None:
-    match = game.match()
-    if match.hand.phase != "passing":
-        return
-    for seat in range(match.players):
-        cards = [str(card) for card in match.hand.holding(seat)[-3:]]
-        services.act(game.pk, seat, "pass", version=None, cards=cards)
-
-
-def play_cards(game: Game, count: int) -> None:
-    """Play ``count`` legal cards, passing first whenever a hand starts with a pass."""
-    for _ in range(count):
-        everyone_passes(game)
-        match = Game.objects.get(pk=game.pk).match()
-        seat = match.hand.turn
-        card = str(match.hand.legal_plays(seat)[0])
-        services.act(game.pk, seat, "play", version=None, cards=[card])
-
-
-def cards_per_hand(game: Game) -> int:
-    return len(game.match().rules.deck)
-
-
-def ended_early(cards_into_hand_two: int = 3, resigner: int = 2) -> Game:
-    """A whole first hand, a few cards of the second, then a resignation."""
-    game = start_four_people(rated=True)
-    play_cards(game, cards_per_hand(game) + cards_into_hand_two)
-    services.resign(game.pk, resigner)
-    return Game.objects.get(pk=game.pk)
-
-
 def played_to_the_end() -> Game:
     """A short game (to 25 points) played to its end."""
-    game = start_four_people(preset="custom", options={"target": 25})
+    game = game_with(preset="custom", options={"target": 25})
     while not Game.objects.get(pk=game.pk).is_over:
         play_cards(game, 1)
     return Game.objects.get(pk=game.pk)
@@ -157,7 +119,7 @@ def test_the_record_downloads_as_a_json_file() -> None:
 
 
 def test_the_record_of_a_running_game_is_not_found() -> None:
-    game = start_four_people()
+    game = game_with()
     play_cards(game, 2)
     response = Client().get(reverse("game_record", args=[game.pk]))
     assert response.status_code == 404
@@ -165,7 +127,7 @@ def test_the_record_of_a_running_game_is_not_found() -> None:
 
 
 def test_a_game_resigned_before_a_card_keeps_its_deal_in_the_record() -> None:
-    game = start_four_people()
+    game = game_with()
     services.resign(game.pk, 1)
     record = game_record(Game.objects.get(pk=game.pk))
     assert record["result"] == {
@@ -179,7 +141,7 @@ def test_a_game_resigned_before_a_card_keeps_its_deal_in_the_record() -> None:
 
 
 def test_a_game_called_off_by_the_old_rule_gets_the_result_its_log_replays_to() -> None:
-    game = start_four_people()
+    game = game_with()
     services.resign(game.pk, 1)
     # How the site stored a resignation before the first card until the rule was mended.
     Game.objects.filter(pk=game.pk).update(

@@ -23,8 +23,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from games import services
-
-from .sockets import TIMEOUT, lobby_socket, open_table_socket
+from tests.helpers.sockets import TIMEOUT, lobby_socket, open_table_socket
 
 needs_redis = pytest.mark.skipif(
     not settings.REDIS_URL,

@@ -15,9 +15,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from games import live, relays, services
 from games.engine import Phase
 from games.models import Game
-
-from .screens import Fragments, board_fragments, steady
-from .sockets import (
+from tests.helpers.screens import Fragments, board_fragments, steady
+from tests.helpers.sockets import (
     TIMEOUT,
     data_cards,
     htmx_move,
@@ -25,17 +24,14 @@ from .sockets import (
     session_cookie,
     version_of,
 )
+from tests.helpers.tables import FOUR, game_with, people
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 def _four_people() -> tuple[Game, list[str]]:
-    people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
-    table = services.create_table(people[0])
-    for index, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    game = services.start_game(table.pk, people[0])
-    return game, [session_cookie(person) for person in people]
+    game = game_with(FOUR)
+    return game, [session_cookie(person) for person in people(*FOUR)]
 
 
 def _pass(game_id: int) -> int:

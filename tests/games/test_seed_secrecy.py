@@ -20,8 +20,8 @@ from games import services
 from games.engine import Match, Phase
 from games.models import Game, Table
 from games.tasks import play_bots, time_out
-
-from .sockets import TIMEOUT, htmx_move, open_table_socket, session_cookie, version_of
+from tests.helpers.sockets import TIMEOUT, htmx_move, open_table_socket, session_cookie, version_of
+from tests.helpers.tables import FOUR, people, table_with
 
 # The pages that could show a game: its table, the lobby, the players' profiles, the list of
 # games, and the game's own pages (replay, record, verification).
@@ -155,11 +155,8 @@ async def _receive_until(socket: WebsocketCommunicator, version: int) -> list[st
 
 
 def _four_people() -> tuple[int, list[str]]:
-    people = [User.objects.create_user(name) for name in ("alice", "bob", "carol", "dave")]
-    table = services.create_table(people[0])
-    for index, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    return table.pk, [session_cookie(person) for person in people]
+    table = table_with(FOUR)
+    return table.pk, [session_cookie(person) for person in people(*FOUR)]
 
 
 def _next_move(table_id: int) -> tuple[int, dict[str, object]]:

@@ -13,8 +13,7 @@ from django.test import Client
 from games import services
 from games.models import Game
 from games.tasks import play_bots
-
-from .sockets import data_cards, open_table_socket, session_cookie, version_of
+from tests.helpers.sockets import data_cards, open_table_socket, session_cookie, version_of
 
 
 @pytest.mark.asyncio

@@ -22,8 +22,7 @@ from games.consumers import read_frame
 from games.engine import ALL_CARDS, Card, Match
 from games.engine.cards import RANK_NAMES
 from games.models import Game, MoveRecord
-
-from .sockets import (
+from tests.helpers.sockets import (
     TIMEOUT,
     flash_error,
     htmx_move,

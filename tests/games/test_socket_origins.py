@@ -12,8 +12,7 @@ from pytest_django.fixtures import Settings
 
 from games import services
 from hearts_site.asgi import application
-
-from .sockets import TIMEOUT, lobby_socket, session_cookie, table_socket
+from tests.helpers.sockets import TIMEOUT, lobby_socket, session_cookie, table_socket
 
 Header = tuple[bytes, bytes]
 

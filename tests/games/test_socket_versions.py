@@ -16,9 +16,8 @@ from django.contrib.auth.models import User
 from games import broadcasts, services
 from games.engine import Phase
 from games.models import Game
-
-from .screens import Fragments, board_fragments, steady
-from .sockets import (
+from tests.helpers.screens import Fragments, board_fragments, steady
+from tests.helpers.sockets import (
     LOCAL_HOST,
     LOCAL_ORIGIN,
     TIMEOUT,

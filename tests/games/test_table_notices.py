@@ -9,8 +9,8 @@ from games import services
 from games.models import Game
 from games.selectors import build_context
 from games.tasks import time_out
-
-from .test_clocks import everyone_passes, four_people, fresh, overdue, play_one
+from tests.helpers.clocks import four_people, overdue
+from tests.helpers.tables import everyone_passes, fresh, play_one
 
 pytestmark = pytest.mark.django_db
 

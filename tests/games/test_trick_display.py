@@ -16,8 +16,7 @@ from django.urls import reverse
 from games import services
 from games.engine import Match, Phase
 from games.models import Game
-
-from .sockets import open_table_socket, session_cookie
+from tests.helpers.sockets import open_table_socket, session_cookie
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games.engine import Match, Rules, ShortPack, deal_hand, fingerprint, format_cards
 from games.models import Game, GamePlayer, MoveRecord, Table
-from tests.engine.playing import seed, step
+from tests.helpers.engine import seed, step
 
 pytestmark = pytest.mark.django_db
 

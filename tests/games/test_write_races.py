@@ -6,7 +6,7 @@ two writers in threads that start together.
 
 On SQLite the tests run on a copy of the test database in a file, as the site keeps it: the
 in-memory database of the other tests is shared by the threads' connections in a way that does
-not wait for a lock (tests/games/workers.py), where a file's writers queue for theirs."""
+not wait for a lock (tests/helpers/workers.py), where a file's writers queue for theirs."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection, connections
 
 from games import services
@@ -25,6 +24,7 @@ from games.engine import Match, Phase
 from games.models import Game, MoveRecord
 from games.services import Outcome, ServiceError, StaleVersion
 from games.tasks import play_bots
+from tests.helpers.tables import FOUR, against_bots, fresh, game_with
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("database_file")]
 
@@ -59,24 +59,11 @@ def database_file(transactional_db: None, tmp_path: Path) -> Iterator[None]:
 
 def four_people(round_: int = 0) -> Game:
     """alice, bob, carol and dave (of this round) at a Standard table, the game dealt."""
-    people = [
-        User.objects.create_user(f"{name}{round_}") for name in ("alice", "bob", "carol", "dave")
-    ]
-    table = services.create_table(people[0])
-    for index, person in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    return services.start_game(table.pk, people[0])
+    return game_with([f"{name}{round_}" for name in FOUR])
 
 
 def alice_and_three_bots(round_: int = 0) -> Game:
-    alice = User.objects.create_user(f"alice{round_}")
-    table = services.create_table(alice)
-    services.fill_with_bots(table.pk, alice)
-    return services.start_game(table.pk, alice)
-
-
-def fresh(game: Game) -> Game:
-    return Game.objects.get(pk=game.pk)
+    return against_bots(f"alice{round_}")
 
 
 def three_cards(match: Match, seat: int) -> list[str]:

@@ -13,8 +13,9 @@ from games import services
 from games.engine import PRESETS, Phase, fingerprint
 from games.models import Game
 from learn.rules_pages import rules_url
-from tests.engine.playing import seed
-from tests.ratings.finishing import people, start
+from tests.helpers.engine import seed
+from tests.helpers.finishing import start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,8 @@ from games import relays, services
 from games.models import Game
 from moderation import sanctions
 from moderation.models import Sanction
-from tests.games.sockets import (
+from tests.helpers.moderators import moderator
+from tests.helpers.sockets import (
     TIMEOUT,
     flash_error,
     htmx_move,
@@ -26,7 +27,6 @@ from tests.games.sockets import (
     open_table_socket,
     session_cookie,
 )
-from tests.moderation.moderators import moderator
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from moderation import sanctions
 from moderation.audit import record
 from moderation.models import AuditEntry, Sanction, sanction_in_force
-from tests.moderation.moderators import moderator
+from tests.helpers.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry
-from tests.moderation.moderators import moderator
+from tests.helpers.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 

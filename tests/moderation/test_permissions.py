@@ -21,7 +21,7 @@ from moderation import permissions, sanctions
 from moderation.models import Sanction, is_marked, sanction_in_force
 from moderation.permissions import PERMISSIONS
 from moderation.sanctions import ModerationError
-from tests.moderation.moderators import moderator
+from tests.helpers.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 

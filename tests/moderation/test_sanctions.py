@@ -22,7 +22,7 @@ from games.services import ServiceError
 from moderation import gates, models, sanctions
 from moderation.models import AuditEntry, Sanction
 from moderation.sanctions import ModerationError
-from tests.moderation.moderators import moderator
+from tests.helpers.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 

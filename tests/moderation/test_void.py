@@ -19,7 +19,8 @@ from games.services import ServiceError
 from moderation.models import AuditEntry
 from ratings.maths import Skill, rate
 from ratings.models import Rating, RatingChange
-from tests.ratings.finishing import every_rating, people, play_a_card, play_out, start
+from tests.helpers.finishing import every_rating, play_a_card, play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from moderation.models import AuditEntry, Sanction
 from moderation.sanctions import ModerationError
 from reports.models import Report
 from reports.services import file_report
-from tests.moderation.moderators import moderator
+from tests.helpers.moderators import moderator
 
 pytestmark = pytest.mark.django_db
 

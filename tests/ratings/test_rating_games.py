@@ -9,7 +9,8 @@ from games.models import Game
 from ratings.maths import MU, SIGMA, display_rating
 from ratings.models import Rating, RatingChange
 from ratings.services import rate_game
-from tests.ratings.finishing import people, play_a_card, play_out, start
+from tests.helpers.finishing import play_a_card, play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

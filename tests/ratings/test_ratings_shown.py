@@ -15,7 +15,8 @@ from django.urls import reverse
 from games import selectors
 from games.models import Game
 from ratings.models import Rating, RatingChange
-from tests.ratings.finishing import people, play_out, start
+from tests.helpers.finishing import play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

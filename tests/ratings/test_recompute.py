@@ -10,7 +10,8 @@ from django.core.management import call_command
 from games import services
 from games.models import Game
 from ratings.maths import Skill, rate
-from tests.ratings.finishing import every_rating, people, play_a_card, play_out, start
+from tests.helpers.finishing import every_rating, play_a_card, play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

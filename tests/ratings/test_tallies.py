@@ -6,7 +6,8 @@ import pytest
 
 from ratings.models import GameTally
 from ratings.stats import player_stats
-from tests.ratings.finishing import people, play_out, start
+from tests.helpers.finishing import play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,8 @@ from games import services
 from games.models import Game
 from moderation.models import AuditEntry
 from reports.models import Report
-from tests.ratings.finishing import people, play_out, start
+from tests.helpers.finishing import play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,8 @@ from pytest_django.fixtures import Settings
 
 from games.models import Game
 from reports.models import Report
-from tests.ratings.finishing import people, play_out, start
+from tests.helpers.finishing import play_out, start
+from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db.models import F
 from django.utils import timezone
 
@@ -14,30 +13,17 @@ from games import services
 from games.engine import Phase
 from games.models import Game, Table
 from games.tasks import enforce_deadline
-
-FOUR = ("alice", "bob", "carol", "dave")
-
-
-def person(name: str) -> User:
-    return User.objects.get_or_create(username=name)[0]
+from tests.helpers.tables import FOUR, fresh, table_with
 
 
 def table_of(names: tuple[str, ...] = FOUR, *, rated: bool = True, **options: Any) -> Table:
     """A custom table hosted by the first of ``names``, the others seated in order."""
-    people = [person(name) for name in names]
-    table = services.create_table(people[0], preset="custom", options=options, rated=rated)
-    for index, someone in enumerate(people[1:], start=1):
-        services.take_seat(table.pk, someone, index)
-    return table
+    return table_with(names, preset="custom", options=options, rated=rated)
 
 
 def game_of(names: tuple[str, ...] = FOUR, *, rated: bool = True, **options: Any) -> Game:
     table = table_of(names, rated=rated, **options)
     return services.start_game(table.pk, table.host)
-
-
-def fresh(game: Game) -> Game:
-    return Game.objects.get(pk=game.pk)
 
 
 def seat_to_act(game: Game) -> int:

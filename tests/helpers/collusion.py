@@ -14,7 +14,8 @@ from games import services
 from games.bots import basic, policy
 from games.engine import Card, Match, Phase, Rules, fingerprint, mask_of, seat_view
 from games.models import Game, MoveRecord
-from tests.engine.playing import seed
+from tests.helpers.engine import seed
+from tests.helpers.tables import game_with
 
 TARGET = 25  # short games: two or three hands each
 
@@ -67,11 +68,7 @@ def play_out(match: Match, partners: dict[int, int]) -> None:
 def rated_game(players: list[User], number: int, colluders: tuple[User, ...] = ()) -> Game:
     """One rated game, ``players`` in seat order (the first hosts), dealt from seed ``number``;
     the two ``colluders`` (if any) feed everyone but each other."""
-    host = players[0]
-    table = services.create_table(host, preset="custom", options={"target": TARGET}, rated=True)
-    for index, person in enumerate(players[1:], start=1):
-        services.take_seat(table.pk, person, index)
-    game = services.start_game(table.pk, host)
+    game = game_with(players, preset="custom", options={"target": TARGET}, rated=True)
     seed_bytes = seed(number)
     Game.objects.filter(pk=game.pk).update(
         seed=seed_bytes, fingerprint=fingerprint(seed_bytes), added_seeds=[]

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from games.bots import Bot
+from games.bots import Bot, SearchBot
 from games.engine import Hand, Match, Phase, Rules, seat_view
+from tests.helpers.engine import seed
 
-
-def seed(number: int) -> bytes:
-    return number.to_bytes(32, "big")
+# Hand 1 passes left. Seat 2 holds no club, seat 0 passes its three hearts to seat 1.
+DEAL = [
+    "2C 3C 4C 2D 3D 4D 5D 2H 3H 4H 2S 3S 4S",
+    "5C 6C 7C 8C 6D 7D 8D 5H 6H 7H 5S 6S 7S",
+    "9D TD JD QD KD AD 8H 9H TH 8S 9S TS JS",
+    "9C TC JC QC KC AC JH QH KH AH QS KS AS",
+]
+PASSES = ["2H 3H 4H", "5H 6H 7H", "8H 9H TH", "JH QH KH"]
 
 
 def match_with(hand: Hand, totals: Sequence[int] | None = None) -> Match:
@@ -53,3 +59,19 @@ def play_tricks(match: Match, tricks: Sequence[str]) -> None:
     for trick in tricks:
         for card in trick.split():
             match.play(match.hand.turn, card)
+
+
+def decisions() -> list[str]:
+    """Every decision of two hands of four small search bots, in order."""
+    made = []
+    for number in (1, 3):
+        match = dealt(Rules(), number, deal_seed=number)
+        bots = [
+            SearchBot(seconds=None, samples=30, work=80, pass_deals=12, seed=s) for s in range(4)
+        ]
+        hand = match.hand
+        while not hand.is_over:
+            before = len(hand.moves)
+            step(match, bots)
+            made.extend(str(move.to_json()) for move in hand.moves[before:])
+    return made

@@ -7,10 +7,11 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from games import services
-from games.engine import Match, Phase, Rules, fingerprint
+from games.engine import Match, Rules, fingerprint
 from games.models import Game, MoveRecord
 from ratings.models import Rating, RatingChange
-from tests.engine.playing import seed, step
+from tests.helpers.engine import seed, step
+from tests.helpers.tables import everyone_passes, play_one, table_with
 
 
 def every_rating() -> tuple[dict[str, tuple[float, float, int]], list[tuple[object, ...]]]:
@@ -35,26 +36,19 @@ def every_rating() -> tuple[dict[str, tuple[float, float, int]], list[tuple[obje
     return ratings, changes
 
 
-def people(*names: str) -> list[User]:
-    return [User.objects.get_or_create(username=name)[0] for name in names]
-
-
 def start(
     players: list[User], *, rated: bool = True, bots: int = 0, preset: str = "standard"
 ) -> Game:
     """A game with ``players`` in the first seats (the first one hosts) and bots in the rest."""
-    host = players[0]
-    table = services.create_table(host, rated=rated, preset=preset, players=len(players) + bots)
-    for index, person in enumerate(players[1:], start=1):
-        services.take_seat(table.pk, person, index)
+    table = table_with(players, rated=rated, preset=preset, players=len(players) + bots)
     if bots:
-        services.fill_with_bots(table.pk, host)
-    return services.start_game(table.pk, host)
+        services.fill_with_bots(table.pk, table.host)
+    return services.start_game(table.pk, table.host)
 
 
 def play_out(game: Game, seed_number: int) -> Game:
     """Deal ``game`` from a fixed seed and play it to the end: every seat passes its first three
-    cards and plays its lowest legal card (``tests.engine.playing.step``)."""
+    cards and plays its lowest legal card (``tests.helpers.engine.step``)."""
     seed_bytes = seed(seed_number)
     Game.objects.filter(pk=game.pk).update(
         seed=seed_bytes, fingerprint=fingerprint(seed_bytes), added_seeds=[]
@@ -80,12 +74,5 @@ def play_out(game: Game, seed_number: int) -> Game:
 
 def play_a_card(game: Game) -> None:
     """Everyone passes (if the hand starts with a pass), then whoever leads plays."""
-    match = Game.objects.get(pk=game.pk).match()
-    if match.hand.phase is Phase.PASSING:
-        for seat in range(match.players):
-            cards = [str(card) for card in match.hand.holding(seat)[:3]]
-            services.act(game.pk, seat, "pass", version=None, cards=cards)
-        match = Game.objects.get(pk=game.pk).match()
-    seat = match.hand.turn
-    card = str(match.hand.legal_plays(seat)[0])
-    services.act(game.pk, seat, "play", version=match.version, cards=[card])
+    everyone_passes(game)
+    play_one(game)

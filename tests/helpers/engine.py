@@ -17,3 +17,16 @@ def step(match):
     if hand.phase is Phase.MOON_CHOICE:
         return match.choose_moon(hand.turn, "others")
     return match.play(hand.turn, hand.legal_plays(hand.turn)[0])
+
+
+def play_until(match, done):
+    """Plain moves (``step``) until ``done()``; returns the events of the last one."""
+    events = []
+    while not done():
+        events = step(match)
+    return events
+
+
+def play_out(match):
+    """Plain moves to the end of the match; returns the events of the last one."""
+    return play_until(match, lambda: match.is_over)

@@ -1,0 +1,143 @@
+"""What the browser tests share: signing a new player up, starting a game against the bots,
+reading and waiting on the table, and making a staff member in the running site."""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import subprocess
+import sys
+from typing import Any
+
+from .conftest import BASE_DIR, Site, Tab
+
+STEP_MS = 15_000  # the longest wait for the bots or the server between two of our moves
+
+# wait_for_function is always given a function: a bare expression is run through eval() in the
+# page, which the site's Content-Security-Policy (rightly) refuses.
+#
+# What the page is waiting for: us to play, us to choose how a moon scores, or nothing more
+# because hand 1 has been scored. An error in #flash with nothing else to do is reported too.
+TABLE_STATE = """
+() => {
+  const last = document.querySelector(".last-hand");
+  if (last && /Hand 1 scored/.test(last.textContent)) return "scored";
+  if (document.querySelector(".moon-choice")) return "moon";
+  const board = document.getElementById("board-state");
+  const mine = document.getElementById("my-hand");
+  if (board && board.dataset.phase === "playing" && mine && mine.dataset.myTurn === "1"
+      && document.querySelector("#hand .card.legal")) return "play";
+  const flash = document.getElementById("flash");
+  if (flash && flash.textContent.trim()) return "flash: " + flash.textContent.trim();
+  return false;
+}
+"""
+
+
+def new_username(length: int = 12) -> str:
+    # Consonants only: the site refuses names that read as "bot", "admin" and the like.
+    return "guest-" + "".join(random.choices("cdfghjkmnpqrvwxz", k=length - 6))
+
+
+def register(tab: Tab, username: str = "") -> str:
+    """Open the lobby, follow Register, sign up (as ``username``, or a new name) and land back
+    in the lobby, signed in."""
+    page = tab.page
+    page.goto("/")
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Register").click()
+    page.wait_for_url("**/accounts/register/")
+    username = username or new_username()
+    password = secrets.token_urlsafe(12) + "-Qs9"
+    page.get_by_label("Username:", exact=True).fill(username)
+    page.get_by_label("Password:", exact=True).fill(password)
+    page.get_by_label("Password confirmation:", exact=True).fill(password)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/$"))
+    assert (
+        page.get_by_role("navigation", name="Site").get_by_role("link", name=username).is_visible()
+    )
+    return username
+
+
+def start_game(tab: Tab) -> None:
+    """From the lobby: "Play now against three bots", then wait for the live table."""
+    page = tab.page
+    page.get_by_role("button", name="Play now against three bots").click()
+    page.wait_for_url(re.compile(r"/t/\d+/"))
+    page.locator("#board").wait_for()
+    # The table socket has connected and sent the table at least once.
+    page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
+
+
+def my_seat(page: Any) -> str:
+    """The selector of our own seat: the board names its seats by number, the same for every
+    screen, and our hand says which number is ours."""
+    return f'#seats .seat[data-seat="{page.locator("#my-hand").get_attribute("data-seat")}"]'
+
+
+def hand_cards(page: Any) -> list[str]:
+    return page.locator("#hand .card").evaluate_all("els => els.map(el => el.dataset.card)")
+
+
+def wait_card_gone(page: Any, card: str) -> None:
+    """Wait until the server has taken ``card`` out of our hand, or failed on an error."""
+    state = page.wait_for_function(
+        """card => {
+          if (!document.querySelector(`#hand .card[data-card="${card}"]`)) return "gone";
+          // The hand's last card: the next hand is dealt at once, and may hold the same card.
+          if (document.querySelector("#board-state[data-phase=passing]")) return "gone";
+          const flash = document.getElementById("flash");
+          return flash && flash.textContent.trim() ? "flash: " + flash.textContent.trim() : false;
+        }""",
+        arg=card,
+        timeout=STEP_MS,
+    ).json_value()
+    assert state == "gone", f"playing {card}: {state}"
+
+
+def wait_for_bot_passes(page: Any) -> None:
+    page.wait_for_function(
+        """() => {
+          const states = Array.from(document.querySelectorAll(".pass-state"));
+          return states.length === 4
+            && states.filter(el => el.textContent.trim() === "passed").length === 3;
+        }""",
+        timeout=STEP_MS,
+    )
+
+
+def parse_summary(text: str) -> dict[str, int]:
+    """``Hand 1 scored: ann +0, Bot +13, ...`` as {name: points}."""
+    match = re.fullmatch(r"Hand 1 scored: (.+)\.", text.strip())
+    assert match, f"unexpected hand summary: {text!r}"
+    parts = re.findall(r"(.+?) ([+-]\d+)(?:, |$)", match.group(1))
+    return {name: int(points) for name, points in parts}
+
+
+def pass_and_resign(page: Any) -> None:
+    """Pass the first three cards, then resign (accepting the confirmation) before any card:
+    the game is over against us, with a result, and its seed published."""
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    for card in hand_cards(page)[:3]:
+        page.locator(f'#hand .card[data-card="{card}"]').click()
+    page.locator("#pass-button").click()
+    page.wait_for_selector("#board-state[data-phase=playing]", state="attached", timeout=STEP_MS)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#resign-button").click()
+    page.locator(".result").wait_for(timeout=STEP_MS)
+
+
+def staff_member(site: Site) -> tuple[str, str]:
+    """A superuser in the running site's database, made as an operator makes one."""
+    username = "staff-" + secrets.token_hex(3)
+    password = secrets.token_urlsafe(12) + "-Qs9"
+    command = ["manage.py", "createsuperuser", "--noinput", "--username", username]
+    subprocess.run(
+        [sys.executable, *command, "--email", f"{username}@example.com"],
+        env={**site.env, "DJANGO_SUPERUSER_PASSWORD": password},
+        cwd=BASE_DIR,
+        check=True,
+        capture_output=True,
+    )
+    return username, password
