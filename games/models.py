@@ -76,6 +76,10 @@ class Table(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("table", args=[self.pk])
 
+    def change_invite_code(self) -> None:
+        """A new invite code in place of the old one, in memory (``games.services`` saves it)."""
+        self.invite_code = _invite_code()
+
     @property
     def engine_rules(self) -> Rules:
         return Rules.from_json(self.rules)

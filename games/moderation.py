@@ -1,10 +1,14 @@
 """Voiding a game: staff take a finished game out of the ratings, and it stays in the history.
 
 A void game keeps its result, its record and its replay; it is marked void (and when), it is no
-longer rated, and every rating is computed again from scratch without it. Recomputing
-everything rather than only the later games of its players is what makes the numbers equal a
-fresh ``recompute_ratings``, and a void is rare enough that the whole replay is affordable.
-The void, its audit entry and the new ratings are saved in one transaction, or none of them.
+longer rated, and the ratings it changed are worked out again without it: its players' later
+games and, in turn, the later games of everyone those reached, in the order they ended
+(``ratings.services``, :func:`~ratings.services.rate_again_after`). The numbers are those a
+fresh ``recompute_ratings`` gives, but the games before it are left alone, and the games that
+end meanwhile are not held back while the later ones are rated again.
+
+The void, its audit entry and the removal of its rating changes are saved in one transaction;
+the later games are then rated again a batch at a time, and the new ratings saved last.
 """
 
 from __future__ import annotations
@@ -16,34 +20,36 @@ from django.utils import timezone
 
 from moderation import audit
 from ratings.models import RatingChange
-from ratings.services import recompute_all
+from ratings.services import one_replay_at_a_time, rate_again_after, unrate_game
 
 from .models import Game
 from .services import ServiceError
 
 
 def void_game(game_id: int, staff: User, reason: str) -> Game:
-    """Mark the finished game ``game_id`` void for ``reason`` and rate every game again.
+    """Mark the finished game ``game_id`` void for ``reason`` and rate its later games again.
 
-    The game row is locked first (as the games' services lock it), then ``recompute_all``
-    locks the people, so a void and a game that ends at the same time wait for each other."""
+    The game row is locked first (as the games' services lock it); one void or recompute of
+    the ratings runs at a time."""
     if not (staff.is_staff and staff.has_perm("games.change_game")):
         raise PermissionDenied("Only staff who may change games may void one")
     reason = reason.strip()
     if not reason:
         raise ServiceError("Say why the game is void: the reason goes into the audit log")
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.status != Game.Status.FINISHED:
-            raise ServiceError(f"{game} is still being played: only a finished game is voided")
-        if game.void:
-            raise ServiceError(f"{game} is void already")
-        details = {
-            "was_rated": game.rated,
-            "rating_changes": RatingChange.objects.filter(game=game).count(),
-        }
-        game.void, game.rated, game.voided_at = True, False, timezone.now()
-        game.save(update_fields=["void", "rated", "voided_at"])
-        audit.record(staff, "void", game=game, reason=reason, details=details)
-        recompute_all()
+    with one_replay_at_a_time():
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if game.status != Game.Status.FINISHED:
+                raise ServiceError(f"{game} is still being played: only a finished game is voided")
+            if game.void:
+                raise ServiceError(f"{game} is void already")
+            details = {
+                "was_rated": game.rated,
+                "rating_changes": RatingChange.objects.filter(game=game).count(),
+            }
+            game.void, game.rated, game.voided_at = True, False, timezone.now()
+            game.save(update_fields=["void", "rated", "voided_at"])
+            audit.record(staff, "void", game=game, reason=reason, details=details)
+            replay = unrate_game(game)
+        rate_again_after(replay)
     return game

@@ -459,6 +459,10 @@ class Relay:
             if state is None:  # the table is gone
                 await _quietly(screen.close(4404))
                 continue
+            if screen.code and not state.admits(screen.user, screen.code):
+                # The host made a new invite link: the old one lets nobody watch any more.
+                await _quietly(screen.close(4403))
+                continue
             screen.shown, screen.keys = push.shown, push.keys
             if push.html:
                 await _quietly(screen.send(push.html))

@@ -193,7 +193,7 @@ def _is_utf8(text: str) -> bool:
 
 
 def set_bot(table_id: int, user: User, index: int, bot: bool) -> None:
-    """The host puts a bot in an empty seat or takes one out."""
+    """The host puts a bot in an empty seat or takes one out, before the game starts."""
     with transaction.atomic():
         table = _locked_table(table_id)
         _check_host(table, user)
@@ -229,11 +229,37 @@ def close_table(table_id: int, user: User) -> None:
         _table_changed(table)
 
 
+def new_invite_code(table_id: int, user: User) -> Table:
+    """The host of a private table gives it a new invite code, when its link went further than
+    it should: the old link then lets nobody in. Whoever sits there stays; a screen that came
+    in by the old link is closed (games/relays.py)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.host_id != user.pk:
+            raise ServiceError("Only the host can make a new invite link")
+        if not table.private:
+            raise ServiceError("Anyone may join a public table: it has no invite link")
+        table.change_invite_code()
+        table.save(update_fields=["invite_code"])
+        _table_changed(table, seating=False)
+    return table
+
+
 def _check_host(table: Table, user: User) -> None:
     if table.host_id != user.pk:
         raise ServiceError("Only the host can do that")
-    if table.status != Table.Status.OPEN:
+    _check_open(table)
+
+
+def _check_open(table: Table) -> None:
+    """Seats are changed, and a game is started, only at an open table: not once its game has
+    started, nor at a table its host closed, nor after its game (a rematch opens it again)."""
+    if table.status == Table.Status.PLAYING:
         raise ServiceError("The game has already started")
+    if table.status == Table.Status.CLOSED:
+        if table.games.exists():
+            raise ServiceError("The game is over: ask for a rematch to play again")
+        raise ServiceError("The host has closed this table")
 
 
 def start_game(table_id: int, user: User) -> Game:
@@ -243,8 +269,7 @@ def start_game(table_id: int, user: User) -> Game:
         table = _locked_table(table_id)
         if table.host_id != user.pk:
             raise ServiceError("Only the host can start the game")
-        if table.status == Table.Status.PLAYING:
-            raise ServiceError("The game has already started")
+        _check_open(table)
         seats = list(table.seats.select_related("user"))
         if any(seat.is_empty for seat in seats):
             raise ServiceError("Fill every seat (people or bots) before starting")

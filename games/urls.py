@@ -19,6 +19,7 @@ urlpatterns = [
     path("t/<int:table_id>/start/", views.seat_action, {"action": "start"}, name="start"),
     path("t/<int:table_id>/rematch/", views.seat_action, {"action": "rematch"}, name="rematch"),
     path("t/<int:table_id>/close/", views.seat_action, {"action": "close"}, name="close_table"),
+    path("t/<int:table_id>/invite/", views.seat_action, {"action": "invite"}, name="new_invite"),
     path("t/<int:table_id>/seed/", views.add_seed, name="add_seed"),
     path("g/<int:game_id>/", history.game_detail, name="game_detail"),
     path("g/<int:game_id>/record.json", history.game_record, name="game_record"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -10,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from fairplay import penalties
+from moderation import gates
 
 from . import rules_text, selectors, services
 from .forms import TableForm
@@ -24,31 +27,42 @@ def _user(request: HttpRequest) -> User:
 
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = {
+    return render(request, "games/lobby.html", _lobby_context(request, TableForm()))
+
+
+def _lobby_context(request: HttpRequest, form: TableForm) -> dict[str, Any]:
+    user = request.user
+    return {
         "tables": selectors.lobby_tables(),
-        "form": TableForm(),
-        "ban": penalties.ban_of(request.user),
+        "form": form,
+        "ban": penalties.ban_of(user),
+        # The Rated box is offered only to those rated tables would seat.
+        "rated_open": isinstance(user, User) and gates.may_play_rated(user),
     }
-    return render(request, "games/lobby.html", context)
 
 
 @require_POST
 @login_required
 def table_create(request: HttpRequest) -> HttpResponse:
+    """A new table with its host seated; refused (with the reason, as the sit button gives it)
+    to someone who may not sit there: barred from rated tables, say."""
     form = TableForm(request.POST)
     if not form.is_valid():
-        context = {"tables": selectors.lobby_tables(), "form": form}
-        return render(request, "games/lobby.html", context, status=400)
+        return render(request, "games/lobby.html", _lobby_context(request, form), status=400)
     data = form.cleaned_data
-    table = services.create_table(
-        _user(request),
-        preset=data["preset"],
-        players=data["players"],
-        options=data["options"],
-        rated=data["rated"],
-        private=data["private"],
-        bot_level=data["bot_level"],
-    )
+    try:
+        table = services.create_table(
+            _user(request),
+            preset=data["preset"],
+            players=data["players"],
+            options=data["options"],
+            rated=data["rated"],
+            private=data["private"],
+            bot_level=data["bot_level"],
+        )
+    except services.ServiceError as refused:
+        messages.error(request, str(refused))
+        return redirect("lobby")
     return redirect(_table_url(table))
 
 
@@ -100,8 +114,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0) -> HttpResponse:
-    """The seating buttons (sit, leave, bot, fill, start, rematch, close): one POST each. At a
-    private table they need a seat there or the invite code, posted along as ``code``."""
+    """The seating buttons (sit, leave, bot, fill, start, rematch, close, a new invite link):
+    one POST each. At a private table they need a seat there or the invite code, posted along
+    as ``code``."""
     table, code = _table_for(request, table_id)
     user = _user(request)
     try:
@@ -121,6 +136,9 @@ def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0
             services.close_table(table_id, user)
             messages.success(request, "Your table is closed: it has left the lobby.")
             return redirect("lobby")
+        elif action == "invite":
+            table = services.new_invite_code(table_id, user)
+            messages.success(request, "Here is the new invite link: the old one no longer works.")
     except services.ServiceError as error:
         messages.error(request, str(error))
     return redirect(_table_url(table))

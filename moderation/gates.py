@@ -51,6 +51,18 @@ def check_may_queue(user: User) -> None:
         raise ServiceError(f"{ban.notice()}; casual tables are open to you")
 
 
+def may_play_rated(user: User) -> bool:
+    """Whether rated tables and the rated queue are open to ``user`` now: what the lobby
+    offers them."""
+    from games.services import ServiceError  # the services import this module
+
+    try:
+        check_may_queue(user)
+    except ServiceError:
+        return False
+    return True
+
+
 def check_may_play(user: User) -> None:
     """Before ``user`` moves in a game (also the bots' and the clock's moves are not asked)."""
     from games.services import ServiceError  # the services import this module

@@ -24,10 +24,16 @@ class ReportAlreadyHandled(ValueError):
     """Another member of staff acted on or dismissed the report first."""
 
 
-def refusal(reporter: User, reported: User) -> str | None:
-    """Why ``reporter`` may not report ``reported`` now, or None when they may."""
+def refusal(reporter: User, reported: User, game: Game | None = None) -> str | None:
+    """Why ``reporter`` may not report ``reported`` now (about ``game``, if one is named), or
+    None when they may. A report about a game needs its reporter to have played in it."""
     if reporter.pk == reported.pk:
         return "You cannot report yourself."
+    if game is not None and not game.players.filter(user=reporter, is_bot=False).exists():
+        return (
+            "You did not play in this game, so it cannot be reported from here. To report "
+            f"{reported.username}, use the link on their profile."
+        )
     open_reports = Report.objects.filter(reporter=reporter, status=Report.Status.OPEN)
     if open_reports.filter(reported=reported).exists():
         return (
@@ -52,7 +58,7 @@ def file_report(
         # One reporter's reports are filed one at a time, so two at once cannot both pass the
         # limit.
         User.objects.select_for_update().filter(pk=reporter.pk).first()
-        reason = refusal(reporter, reported)
+        reason = refusal(reporter, reported, game)
         if reason:
             raise ReportRefused(reason)
         return Report.objects.create(

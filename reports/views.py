@@ -27,7 +27,7 @@ def report_player(request: HttpRequest, username: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def report_game_player(request: HttpRequest, game_id: int, index: int) -> HttpResponse:
-    """The form to report the player in seat ``index`` of a game its reporter may see."""
+    """The form to report the player in seat ``index`` of a game its reporter played in."""
     game, code = viewable_game(request, game_id)
     back = reverse("game_detail", args=[game.pk]) + (f"?code={code}" if code else "")
     player = game.players.select_related("user").filter(seat=index).first()
@@ -43,7 +43,7 @@ def report_game_player(request: HttpRequest, game_id: int, index: int) -> HttpRe
 
 def _report(request: HttpRequest, reported: User, game: Game | None, back: str) -> HttpResponse:
     assert isinstance(request.user, User)
-    reason = services.refusal(request.user, reported)
+    reason = services.refusal(request.user, reported, game)
     if reason:
         messages.error(request, reason)
         return HttpResponseRedirect(back)

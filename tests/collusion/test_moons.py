@@ -41,14 +41,20 @@ TRICKS = [
 
 
 def _moon_game() -> RatedGame:
-    rules = Rules()
-    hand = Hand(rules, 4, DEAL)
-    for trick in TRICKS:
+    game = _game_of(Rules(), DEAL, TRICKS)
+    assert game.match.hands[0].shooter == 0
+    return game
+
+
+def _game_of(rules: Rules, deal: list[str], tricks: list[str]) -> RatedGame:
+    """A rated game of alice, bob, carol and dave whose one hand (number 4: no pass) is
+    ``deal`` played trick by trick."""
+    hand = Hand(rules, 4, deal)
+    for trick in tricks:
         for card in trick.split():
             hand.play(hand.turn, card)
-    assert hand.shooter == 0
     match = Match(rules, bytes(32))
-    match.hands.append(hand)  # a match whose one finished hand is this one
+    match.hands.append(hand)  # a match whose one hand is this one
     return RatedGame(
         game_id=1,
         match=match,
@@ -79,7 +85,24 @@ def test_feeds_forced_by_a_hand_of_hearts_are_not_counted() -> None:
     pairs = rank_pairs([_moon_game()], 1)
 
     # Bob discarded thirteen hearts on Alice's tricks, having nothing else.
-    assert all(pair.feeds == 0 for pair in pairs)
+    assert len(pairs) == 6  # every pair of the four
+    assert [pair.feeds for pair in pairs] == [0] * 6
+
+
+def test_a_heart_discarded_with_another_card_in_hand_is_a_feed() -> None:
+    # The control for the test above: Bob's ace of hearts and Dave's jack of spades change
+    # hands, and the first trick may carry points. Bob then throws the two and the three of
+    # hearts on the first two tricks (Alice takes both) while he holds a spade: two feeds he
+    # chose.
+    deal = [*DEAL]
+    deal[1] = deal[1].replace("AH", "JS")
+    deal[3] = deal[3].replace("JS", "AH")
+    game = _game_of(Rules(points_on_first_trick=True), deal, TRICKS[:2])
+    pairs = {(pair.first, pair.second): pair for pair in rank_pairs([game], 1)}
+
+    assert pairs[ALICE, BOB].feeds == 2
+    assert pairs[ALICE, BOB].feeds_to_partner == 2
+    assert pairs[CAROL, DAVE].feeds == 0
 
 
 def test_the_examples_in_the_docstrings_hold() -> None:

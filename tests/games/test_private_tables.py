@@ -146,6 +146,7 @@ def test_the_sit_form_of_a_private_table_posts_its_code() -> None:
         ("start", [], {}),
         ("rematch", [], {}),
         ("add_seed", [], {"seed": "mine"}),
+        ("new_invite", [], {}),
     ],
 )
 def test_no_button_of_a_private_table_works_or_gives_its_code_to_a_stranger(
@@ -160,6 +161,58 @@ def test_no_button_of_a_private_table_works_or_gives_its_code_to_a_stranger(
     assert table.invite_code not in response.get("Location", "") + response.content.decode()
     assert not Seat.objects.filter(table=table, is_bot=True).exists()
     assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
+
+
+# A new invite link ------------------------------------------------------------------------
+
+
+def test_the_host_makes_a_new_invite_link_and_the_old_one_lets_nobody_in() -> None:
+    alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
+    carol, erin = User.objects.create_user("carol"), User.objects.create_user("erin")
+    table = services.create_table(alice, private=True)
+    old = table.invite_code
+    services.take_seat(table.pk, bob, 1, old)
+    hosts_page = _client(alice).get(reverse("table", args=[table.pk])).content.decode()
+    assert f'action="{reverse("new_invite", args=[table.pk])}"' in hosts_page
+
+    response = _client(alice).post(reverse("new_invite", args=[table.pk]), follow=True)
+
+    new = Table.objects.get(pk=table.pk).invite_code
+    assert new != old
+    assert response.redirect_chain == [(f"{table.get_absolute_url()}?code={new}", 302)]
+    html = response.content.decode()
+    assert "Here is the new invite link: the old one no longer works." in html
+    assert f"<code>http://testserver/t/join/{new}/</code>" in html
+    assert _client(erin).get(reverse("invite", args=[old])).status_code == 404
+    assert _client(erin).get(table.get_absolute_url(), {"code": old}).status_code == 404
+    assert _client(erin).post(reverse("sit", args=[table.pk, 2]), {"code": old}).status_code == 404
+    with pytest.raises(services.ServiceError, match="private"):
+        services.take_seat(table.pk, erin, 2, old)
+    # The new link works, and bob, seated by the old one, stays.
+    assert _client(carol).get(reverse("invite", args=[new])).status_code == 302
+    services.take_seat(table.pk, carol, 2, new)
+    assert _client(bob).get(table.get_absolute_url()).status_code == 200
+    assert [seat.user for seat in Table.objects.get(pk=table.pk).seats.all()][:3] == [
+        alice,
+        bob,
+        carol,
+    ]
+
+
+def test_only_the_host_makes_a_new_invite_link_and_only_at_a_private_table() -> None:
+    alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
+    table = services.create_table(alice, private=True)
+    services.take_seat(table.pk, bob, 1, table.invite_code)
+    public = services.create_table(bob)
+
+    response = _client(bob).post(reverse("new_invite", args=[table.pk]), follow=True)
+
+    assert "Only the host can make a new invite link" in response.content.decode()
+    assert Table.objects.get(pk=table.pk).invite_code == table.invite_code
+    bobs_page = _client(bob).get(table.get_absolute_url()).content.decode()
+    assert reverse("new_invite", args=[table.pk]) not in bobs_page
+    with pytest.raises(services.ServiceError, match="no invite link"):
+        services.new_invite_code(public.pk, bob)
 
 
 def test_a_wrong_code_of_any_shape_is_simply_not_found() -> None:
@@ -305,10 +358,12 @@ def test_private_games_are_never_in_the_game_list() -> None:
 
 def test_private_tables_are_never_in_the_lobby() -> None:
     private = _private_game(over=False)
+    public = services.create_table(User.objects.create_user("frank"))
 
     for client in (_client(), _client(private.erin), _client(private.bob)):
         html = client.get(reverse("lobby")).content.decode()
         listed = html[html.index('id="tables-heading"') :]  # bob's "Your game" leads there
+        assert f'href="{public.get_absolute_url()}"' in listed  # the list is there, and read
         assert f'href="{private.table.get_absolute_url()}"' not in listed
 
 
@@ -368,4 +423,33 @@ async def test_a_private_table_socket_refuses_a_stranger_and_serves_an_invitee_t
     link = f'<code id="invite-link">http://localhost/t/join/{table.invite_code}/</code>'
     assert link in hosts_seating and link in seating
     for socket in (invitee, host):
+        await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_screen_let_in_by_the_old_link_is_closed_and_never_sent_the_new_one() -> None:
+    def setting() -> tuple[Table, str, str, str]:
+        alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
+        erin = User.objects.create_user("erin")
+        table = services.create_table(alice, private=True)
+        services.take_seat(table.pk, bob, 1, table.invite_code)
+        return table, session_cookie(alice), session_cookie(bob), session_cookie(erin)
+
+    table, alice, bob, erin = await database_sync_to_async(setting)()
+    old = table.invite_code
+    watcher, _ = await open_table_socket(table.pk, erin, code=old)
+    player, _ = await open_table_socket(table.pk, bob, code=old)
+    host, _ = await open_table_socket(table.pk, alice)
+
+    table = await database_sync_to_async(services.new_invite_code)(table.pk, table.host)
+
+    closed = await watcher.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4403}
+    link = f"<code>http://localhost/t/join/{table.invite_code}/</code>"
+    assert link in await host.receive_from(timeout=5)
+    assert link in await player.receive_from(timeout=5)  # seated: still at the table
+    refused = table_socket(table.pk, erin, code=old)
+    assert await refused.connect() == (False, 4403)
+    for socket in (player, host):
         await socket.disconnect()

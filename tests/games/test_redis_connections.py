@@ -18,9 +18,12 @@ from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import BaseChannelLayer
 from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.contrib.auth.models import User
+from redis.exceptions import MaxConnectionsError
 
 from games import services
 from tests.helpers.sockets import TIMEOUT, lobby_socket, open_table_socket
@@ -82,6 +85,7 @@ PATIENCE = 30  # seconds for the game to move on: clocks of a few seconds, a swe
 
 START_A_GAME = """
 from django.contrib.auth.models import User
+from redis.exceptions import MaxConnectionsError
 from games import services
 print(services.play_now(User.objects.create_user("alice")).pk)
 """
@@ -234,19 +238,59 @@ def test_the_bots_and_the_clock_go_on_after_redis_restarts_under_the_worker(site
     assert site.processes["worker"].poll() is None
 
 
+SOCKETS, TABLES = 300, 75
+
+
+async def _join_and_hear(layer: BaseChannelLayer) -> list[BaseException]:
+    """SOCKETS channels join TABLES groups at once, as the sockets of a daphne do when that many
+    open together; then each group is sent a message. What the joins raised, or (if none
+    failed) nothing, once every channel has heard its own group's message."""
+    channels = [await layer.new_channel() for _ in range(SOCKETS)]
+    try:
+        joined = await asyncio.gather(
+            *(layer.group_add(f"table-{n % TABLES}", name) for n, name in enumerate(channels)),
+            return_exceptions=True,
+        )
+        failed = [result for result in joined if isinstance(result, BaseException)]
+        if failed:
+            return failed
+        for table in range(TABLES):
+            await layer.group_send(f"table-{table}", {"type": "table.updated", "table": table})
+        heard = [await layer.receive(name) for name in channels]
+        assert [message["table"] for message in heard] == [n % TABLES for n in range(SOCKETS)]
+        return []
+    finally:
+        await layer.flush()
+
+
+def _redis_host(**changes: object) -> dict[str, object]:
+    (host,) = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    return {**host, **changes}
+
+
 @needs_redis
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_hundreds_of_sockets_joining_their_tables_at_once_all_get_in() -> None:
+@pytest.mark.parametrize("layer_class", [RedisChannelLayer, RedisPubSubChannelLayer])
+async def test_hundreds_of_sockets_joining_their_tables_at_once_all_get_in(
+    layer_class: type[BaseChannelLayer],
+) -> None:
     """redis-py's pool refuses the 101st connection at once (MaxConnectionsError): with 200
-    sockets opening together on one daphne, a third of the handshakes failed."""
-    from channels.layers import get_channel_layer
+    sockets opening together on one daphne, a third of the handshakes failed. Either kind of
+    channel layer, with the site's settings for its Redis, lets all of them in."""
+    layer = layer_class(hosts=[_redis_host()])
 
-    layer = get_channel_layer()
-    channels = [await layer.new_channel() for _ in range(300)]
-    try:
-        await asyncio.gather(
-            *(layer.group_add(f"table-{n % 75}", name) for n, name in enumerate(channels))
-        )
-    finally:
-        await layer.flush()
+    assert await asyncio.wait_for(_join_and_hear(layer), timeout=60) == []
+
+
+@needs_redis
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_with_redis_pys_own_limit_of_connections_some_sockets_would_not_get_in() -> None:
+    """The control for the test above: as many sockets at once are enough to meet the limit
+    the site raises (channels-redis's core layer takes a connection for each group_add)."""
+    layer = RedisChannelLayer(hosts=[_redis_host(max_connections=100)])
+
+    failed = await asyncio.wait_for(_join_and_hear(layer), timeout=60)
+
+    assert failed and all(isinstance(error, MaxConnectionsError) for error in failed)

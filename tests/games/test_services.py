@@ -288,6 +288,26 @@ def test_the_seats_are_fixed_once_the_game_has_started() -> None:
         services.start_game(table.pk, alice)
     with pytest.raises(ServiceError, match="The game has already started"):
         services.fill_with_bots(table.pk, alice)
+    for index, bot in ((1, True), (2, False)):
+        with pytest.raises(ServiceError, match="The game has already started"):
+            services.set_bot(table.pk, alice, index, bot)
+
+
+def test_no_bot_is_put_in_or_taken_out_once_the_game_has_started() -> None:
+    alice = User.objects.create_user("alice")
+    table = services.create_table(alice)
+    services.set_bot(table.pk, alice, 1, True)
+    services.take_seat(table.pk, User.objects.create_user("bob"), 2)
+    services.set_bot(table.pk, alice, 3, True)
+    game = services.start_game(table.pk, alice)
+    services.resign(game.pk, 2)  # bob: the game is over, and the table with it
+
+    for index, bot in ((1, False), (2, True), (3, False)):
+        with pytest.raises(ServiceError, match="The game is over"):
+            services.set_bot(table.pk, alice, index, bot)
+
+    assert _seat_names(table) == ["alice", "bot", "bob", "bot"]
+    assert [p.is_bot for p in game.players.all()] == [False, True, False, True]
 
 
 def test_play_now_seats_three_bots_and_deals_at_once() -> None:

@@ -268,3 +268,36 @@ def test_nobody_sits_at_a_closed_table() -> None:
 
     with pytest.raises(services.ServiceError, match="closed this table"):
         services.take_seat(table.pk, bob, 1)
+
+
+def test_a_closed_table_does_not_start_even_once_its_seats_are_filled() -> None:
+    alice = User.objects.create_user("alice")
+    table = services.create_table(alice)
+    services.fill_with_bots(table.pk, alice)
+    services.close_table(table.pk, alice)
+
+    response = _logged_in(alice).post(reverse("start", args=[table.pk]), follow=True)
+
+    assert "The host has closed this table" in response.content.decode()
+    assert not Game.objects.exists()
+    assert Table.objects.get().status == Table.Status.CLOSED
+    assert table not in selectors.lobby_tables()
+    with pytest.raises(services.ServiceError, match="The host has closed this table"):
+        services.start_game(table.pk, alice)
+
+
+def test_the_seats_of_a_closed_table_stay_as_they_were() -> None:
+    alice = User.objects.create_user("alice")
+    table = services.create_table(alice)
+    services.set_bot(table.pk, alice, 1, True)
+    services.close_table(table.pk, alice)
+
+    for change in (
+        lambda: services.set_bot(table.pk, alice, 1, False),
+        lambda: services.set_bot(table.pk, alice, 2, True),
+        lambda: services.fill_with_bots(table.pk, alice),
+    ):
+        with pytest.raises(services.ServiceError, match="The host has closed this table"):
+            change()
+
+    assert [seat.is_bot for seat in table.seats.all()] == [False, True, False, False]

@@ -15,6 +15,7 @@ from pytest_django.fixtures import Settings
 
 from games.models import Game
 from reports.models import Report
+from reports.services import ReportRefused, file_report
 from tests.helpers.finishing import play_out, start
 from tests.helpers.tables import people
 
@@ -83,6 +84,30 @@ def test_a_player_reports_another_from_a_game_page(finished_game: Game) -> None:
     html = response.content.decode()
     assert f'href="{reverse("game_detail", args=[finished_game.pk])}"' in html
     assert "Cheating or collusion" in html
+
+
+def test_a_game_is_reported_only_by_someone_who_played_in_it(finished_game: Game) -> None:
+    (erin,) = people("erin")  # the game's page is open to her: she may have watched it
+    client = _signed_in(erin)
+    game_page = reverse("game_detail", args=[finished_game.pk])
+    report_bob = reverse("report_game_player", args=[finished_game.pk, 1])
+    assert "Report a player" not in client.get(game_page).content.decode()
+
+    for response in (
+        client.get(report_bob, follow=True),
+        client.post(report_bob, FORM, follow=True),
+    ):
+        assert response.redirect_chain == [(game_page, 302)]
+        assert _messages(response) == [
+            "You did not play in this game, so it cannot be reported from here. To report bob, "
+            "use the link on their profile."
+        ]
+    with pytest.raises(ReportRefused, match="You did not play in this game"):
+        file_report(erin, User.objects.get(username="bob"), "abuse", "Rude.", game=finished_game)
+    assert not Report.objects.exists()
+
+    _report(client, "bob")  # from his profile, as the message says
+    assert Report.objects.get().game is None
 
 
 def test_only_a_signed_in_viewer_is_offered_the_report_links(finished_game: Game) -> None:
