@@ -23,10 +23,10 @@ from django.utils.safestring import SafeString
 
 from hearts_site.admin_actions import CheckedSelection
 
+from .errors import ServiceError
 from .history import outcome_in_words
 from .models import Game, GamePlayer, MoveRecord, Seat, Table
 from .moderation import void_game
-from .services import ServiceError
 
 # The admin's classes are generic only to the type checker (django-stubs).
 if TYPE_CHECKING:

@@ -18,8 +18,8 @@ from moderation import audit
 from ratings.models import RatingChange
 from ratings.services import recompute_all
 
+from .errors import ServiceError
 from .models import Game
-from .services import ServiceError
 
 
 def void_game(game_id: int, staff: User, reason: str) -> Game:

@@ -46,34 +46,13 @@ from ratings.services import rate_game
 from . import effects, selectors
 from .effects import LOBBY_GROUP as LOBBY_GROUP
 from .effects import table_group as table_group
+from .errors import AlreadyPlaying as AlreadyPlaying
+from .errors import GameOver as GameOver
+from .errors import ServiceError as ServiceError
+from .errors import StaleVersion as StaleVersion
 from .models import ADDED_SEED_LENGTH, Game, GamePlayer, MoveRecord, Seat, Table
 
 log = logging.getLogger(__name__)
-
-
-class ServiceError(ValueError):
-    """A request the site refuses; the message is fit to show the person who made it."""
-
-
-class StaleVersion(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("The table moved on before your move arrived: here it is again")
-
-
-class GameOver(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("The game is over")
-
-
-class AlreadyPlaying(ServiceError):
-    """The person is playing a game already: ``game``, where they are taken back to."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(
-            "You are in the middle of a game, so here it is. Finish it (or resign) before "
-            "starting another."
-        )
-        self.game = game
 
 
 def _table_changed(table: Table, *, seating: bool = True) -> None:

@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from games import broadcasts, selectors, services
 from games.engine import PRESETS
+from games.errors import ServiceError
 from games.models import Table
-from games.services import ServiceError
 from moderation import gates
 from ratings.maths import BASE, MU, POINTS_PER_MU
 from ratings.models import Rating

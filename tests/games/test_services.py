@@ -11,8 +11,8 @@ from django.utils import timezone
 from fairplay.models import Abandonment
 from games import services
 from games.engine import PRESETS, InvalidRulesError, Match, MoonRule, Move, Phase, Rules
+from games.errors import ServiceError, StaleVersion
 from games.models import Game, MoveRecord, Table
-from games.services import ServiceError, StaleVersion
 from games.tasks import play_bots
 
 pytestmark = pytest.mark.django_db
