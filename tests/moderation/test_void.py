@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from games.errors import ServiceError
 from games.models import Game, MoveRecord
-from games.moderation import void_game
 from moderation.models import AuditEntry
+from moderation.voiding import void_game
 from ratings.maths import Skill, rate
 from ratings.models import Rating, RatingChange
 from tests.ratings.finishing import every_rating, people, play_a_card, play_out, start

@@ -14,12 +14,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from moderation import audit
+from games.errors import ServiceError
+from games.models import Game
 from ratings.models import RatingChange
 from ratings.services import recompute_all
 
-from .errors import ServiceError
-from .models import Game
+from . import audit
 
 
 def void_game(game_id: int, staff: User, reason: str) -> Game:
