@@ -30,6 +30,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine import ALL_CARDS, Match, mask_of, points_of
+from games.errors import ServiceError
 from games.models import Game, GamePlayer, Table
 
 from .models import Abandonment
@@ -182,8 +183,6 @@ def check_may_sit(user: User, table: Table) -> None:
         return
     ban = ban_of(user)
     if ban is not None:
-        from games.services import ServiceError  # the services call this module
-
         raise ServiceError(f"{ban.notice()}; casual tables are open to you")
 
 

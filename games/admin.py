@@ -2,7 +2,7 @@
 filter, and to void a finished game.
 
 Nothing here edits a game's record: every change of a table or a game goes through
-``games.services`` (under the game's lock), and a void through ``games.moderation``. So every
+``games.services`` (under the game's lock), and a void through ``moderation.voiding``. So every
 page here is read-only, no row can be added or deleted, and the one thing staff may do is the
 "void" action, which asks for a reason on a page of its own before it acts.
 """
@@ -22,11 +22,11 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from hearts_site.admin_actions import CheckedSelection
+from moderation.voiding import void_game
 
-from .history import outcome_in_words
+from .errors import ServiceError
+from .history_words import outcome_in_words
 from .models import Game, GamePlayer, MoveRecord, Seat, Table
-from .moderation import void_game
-from .services import ServiceError
 
 # The admin's classes are generic only to the type checker (django-stubs).
 if TYPE_CHECKING:

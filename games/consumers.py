@@ -14,10 +14,9 @@ database call once its table is served here (Channels' session and user lookup a
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
-from typing import Any, NoReturn
+from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -27,6 +26,8 @@ from django.template.loader import render_to_string
 from moderation import sanctions
 
 from . import broadcasts, relays, selectors, services
+from .errors import ServiceError
+from .frames import check_move_shape, read_frame
 from .live import in_pool
 
 log = logging.getLogger(__name__)
@@ -105,8 +106,8 @@ class TableConsumer(AccountSocket):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            action, cards, choice, version = services.check_move_shape(read_frame(text_data))
-        except services.ServiceError as error:
+            action, cards, choice, version = check_move_shape(read_frame(text_data))
+        except ServiceError as error:
             await self.send_error(str(error))
             return
         if self.relay is None:
@@ -154,39 +155,6 @@ def _lobby_list(stamp: Any) -> str:
 
 
 flash = relays.flash
-
-
-def read_frame(text_data: str | None) -> Any:
-    """The JSON value of a text frame, or a ServiceError saying why it has none.
-
-    Only plain JSON: NaN and Infinity are not JSON, and a key given twice could be read either
-    way. Python's parser recurses into nested arrays, so a deep frame raises RecursionError.
-    """
-    limit = settings.HEARTS_WS_MAX_MESSAGE
-    unfit = services.ServiceError("That message is too long or not text")
-    if text_data is None or len(text_data) > limit:
-        raise unfit
-    try:
-        size = len(text_data.encode())
-    except UnicodeEncodeError as error:  # a lone surrogate: no browser sends one
-        raise unfit from error
-    if size > limit:
-        raise unfit
-    try:
-        return json.loads(text_data, parse_constant=_not_json, object_pairs_hook=_object)
-    except (ValueError, RecursionError) as error:
-        raise services.ServiceError("That message is not JSON") from error
-
-
-def _not_json(constant: str) -> NoReturn:
-    raise ValueError(f"{constant} is not JSON")
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        raise ValueError("a key is given twice")
-    return data
 
 
 def _shown(value: str | None) -> tuple[int, int] | None:

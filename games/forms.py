@@ -7,12 +7,21 @@ set does not offer is refused with the engine's reason, never dropped.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Final
 
 from django import forms
 
-from games.engine import PRESETS, FirstLead, InvalidRulesError, MoonRule, Rules, ShortPack
+from games.engine import (
+    PRESETS,
+    FirstLead,
+    HeartsError,
+    InvalidRulesError,
+    MoonRule,
+    Rules,
+    ShortPack,
+)
 
 from .models import Table
 from .rules_text import JACK_BONUS, MINUS, summary
@@ -181,3 +190,140 @@ def _changes(data: dict[str, Any], base: Rules) -> dict[str, Any]:
 
 def _plain(value: object) -> object:
     return getattr(value, "value", value)
+
+
+# The history's filters --------------------------------------------------------------------
+
+
+class GameFilterForm(forms.Form):
+    player = forms.CharField(required=False, max_length=150, label="Player")
+    preset = forms.ChoiceField(
+        required=False,
+        label="Rule set",
+        choices=[("", "Any")]
+        + [(key, p.title) for key, p in PRESETS.items()]
+        + [(CUSTOM, "Custom")],  # the tables whose options were chosen one by one
+    )
+    rated = forms.ChoiceField(
+        required=False,
+        label="Rated",
+        choices=[("", "Rated or casual"), ("yes", "Rated"), ("no", "Casual")],
+    )
+    result = forms.ChoiceField(
+        required=False,
+        label="Result",
+        choices=[
+            ("", "Any"),
+            ("finished", "Played to the end"),
+            ("early", "Ended early"),
+        ],
+    )
+    since = forms.DateField(
+        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        required=False, label="To", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+# The paste-a-seed form (games/verification.py) ---------------------------------------------
+
+MAX_HANDS = 40
+
+
+class VerifyForm(forms.Form):
+    seed = forms.CharField(
+        label="Seed",
+        help_text="The 64 hexadecimal digits published when the game ended.",
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    uses_added = forms.BooleanField(
+        label="The table used added seeds",
+        required=False,
+        help_text="Tick this when the game lists added seeds, even if every one of them is empty.",
+    )
+    added = forms.CharField(
+        label="Added seeds, one line per seat",
+        required=False,
+        strip=False,  # taken exactly as typed: "dave " is not "dave"
+        max_length=5000,
+        help_text=(
+            "Seat 1 on the first line, seat 2 on the second, and so on: exactly one line per "
+            "seat, an empty line for a seat that added nothing. Taken exactly as typed."
+        ),
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+    )
+    players = forms.TypedChoiceField(
+        label="Players",
+        choices=[(n, str(n)) for n in (3, 4, 5, 6)],
+        coerce=int,
+        initial=4,
+    )
+    short_pack = forms.ChoiceField(
+        label="Cards that do not divide evenly",
+        choices=[
+            (ShortPack.REMOVE.value, "Removed from the pack"),
+            (ShortPack.KITTY.value, "Dealt to a kitty"),
+        ],
+        initial=ShortPack.REMOVE.value,
+        widget=forms.RadioSelect,
+    )
+    rules_json = forms.CharField(
+        label="Or paste the rules from a record",
+        required=False,
+        max_length=5000,
+        help_text='The "rules" object of a downloaded record; it replaces the two choices above.',
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+    )
+    hands = forms.IntegerField(label="Hands to deal", min_value=1, max_value=MAX_HANDS, initial=1)
+
+    def clean_seed(self) -> bytes:
+        text = self.cleaned_data["seed"].strip().lower()
+        if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+            raise forms.ValidationError("A seed is exactly 64 hexadecimal digits (0-9 and a-f).")
+        return bytes.fromhex(text)
+
+    def clean_rules_json(self) -> Rules | None:
+        text = self.cleaned_data["rules_json"].strip()
+        if not text:
+            return None
+        try:
+            return Rules.from_json(json.loads(text))
+        except json.JSONDecodeError:
+            raise forms.ValidationError("These rules are not valid JSON.") from None
+        except RecursionError:  # brackets nested deeper than the parser's stack
+            raise forms.ValidationError("These rules are nested too deeply.") from None
+        except (HeartsError, TypeError, ValueError) as error:
+            raise forms.ValidationError(f"These rules cannot be used: {error}") from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if {"players", "short_pack", "rules_json"} & set(self.errors):
+            return data
+        rules = data.get("rules_json")
+        if rules is None:
+            try:
+                rules = Rules(players=data["players"], short_pack=ShortPack(data["short_pack"]))
+            except HeartsError as error:
+                raise forms.ValidationError(str(error)) from None
+        data["rules"] = rules
+        data["added_seeds"] = self._added_seeds(data, rules.players)
+        return data
+
+    def _added_seeds(self, data: dict[str, Any], players: int) -> tuple[str, ...]:
+        text: str = data.get("added", "")
+        if not data.get("uses_added"):
+            if text.strip():
+                self.add_error("uses_added", "Tick this box to use the added seeds you typed.")
+            return ()
+        lines = text.replace("\r\n", "\n").split("\n")
+        if len(lines) == players + 1 and lines[-1] == "":
+            lines.pop()  # a final line feed after the last seat
+        if len(lines) != players:
+            self.add_error(
+                "added",
+                f"A table of {players} has exactly {players} added seeds, one per line; "
+                f"there are {len(lines)} lines here.",
+            )
+        return tuple(lines)

@@ -150,7 +150,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)  # the number of moves in the log
     status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
     rated = models.BooleanField(default=False)
-    # Voided by staff (games.moderation.void_game): kept in the history, never rated again.
+    # Voided by staff (moderation.voiding.void_game): kept in the history, never rated again.
     void = models.BooleanField(default=False)
     voided_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)

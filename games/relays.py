@@ -87,7 +87,7 @@ class _Request:
 
 @dataclass(eq=False)
 class _Move:
-    """A move from a socket, already of the right shape (services.check_move_shape)."""
+    """A move from a socket, already of the right shape (frames.check_move_shape)."""
 
     screen: Screen
     action: str

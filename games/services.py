@@ -13,7 +13,6 @@ bots woken. People, bots and time-outs all come through :func:`act`.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
@@ -46,34 +45,13 @@ from ratings.services import rate_game
 from . import effects, selectors
 from .effects import LOBBY_GROUP as LOBBY_GROUP
 from .effects import table_group as table_group
+from .errors import AlreadyPlaying as AlreadyPlaying
+from .errors import GameOver as GameOver
+from .errors import ServiceError as ServiceError
+from .errors import StaleVersion as StaleVersion
 from .models import ADDED_SEED_LENGTH, Game, GamePlayer, MoveRecord, Seat, Table
 
 log = logging.getLogger(__name__)
-
-
-class ServiceError(ValueError):
-    """A request the site refuses; the message is fit to show the person who made it."""
-
-
-class StaleVersion(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("The table moved on before your move arrived: here it is again")
-
-
-class GameOver(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("The game is over")
-
-
-class AlreadyPlaying(ServiceError):
-    """The person is playing a game already: ``game``, where they are taken back to."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(
-            "You are in the middle of a game, so here it is. Finish it (or resign) before "
-            "starting another."
-        )
-        self.game = game
 
 
 def _table_changed(table: Table, *, seating: bool = True) -> None:
@@ -679,32 +657,3 @@ def resume_clocks() -> int:
             game.save(update_fields=["deadline"])
             resumed += 1
     return resumed
-
-
-def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
-    """The parts of a move message from a client, or a ServiceError saying what is wrong."""
-    if not isinstance(data, dict):
-        raise ServiceError("A move is a JSON object")
-    action = data.get("action")
-    if action not in ("pass", "play", "moon", "resign"):
-        raise ServiceError("Unknown action")
-    version = data.get("version")
-    if isinstance(version, str) and re.fullmatch(r"[0-9]{1,9}", version):
-        version = int(version)
-    if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 10**9:
-        raise ServiceError("A move must say which version of the table it was made on")
-    cards = data.get("cards", [])
-    if isinstance(cards, str):
-        cards = cards.replace(",", " ").split()
-    if not isinstance(cards, list) or len(cards) > 3 or not all(isinstance(c, str) for c in cards):
-        raise ServiceError("Cards must be a list of up to three cards like 'QS'")
-    if action == "play" and len(cards) != 1:
-        raise ServiceError("Choose one card to play")
-    choice = data.get("choice", "")
-    if not isinstance(choice, str) or len(choice) > 20:
-        raise ServiceError("Bad choice")
-    try:
-        parse_cards(cards)
-    except HeartsError as error:
-        raise ServiceError(str(error)) from error
-    return action, cards, choice, version

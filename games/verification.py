@@ -4,41 +4,31 @@ standard-library checker script, offered for download.
 A running game shows only its fingerprint and the added seeds; once the game is over the page
 publishes the seed and the whole record, and ``static/js/verify.js`` re-deals every hand in the
 browser (see docs/fairness.md for the algorithm).
+
+These are the views; the form is in ``forms`` and the deals it shows in ``deals``.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from django import forms
 from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from games.engine import (
-    PRESETS,
-    HeartsError,
-    Rules,
-    ShortPack,
-    cards_of,
-    deal_hand,
-    fingerprint,
-    format_cards,
-    mask_of,
-)
+from games.engine import PRESETS
 
+from .deals import dealt_hands
+from .forms import MAX_HANDS, VerifyForm
 from .history import viewable_game
 from .models import Game
 from .records import game_record
 
 CHECKER = Path(settings.BASE_DIR) / "scripts" / "check_record.py"
-MAX_HANDS = 40
 
 
 @require_safe
@@ -89,115 +79,6 @@ def checker_script(request: HttpRequest) -> FileResponse:
     return response
 
 
-# The paste-a-seed form --------------------------------------------------------------------
-
-
-class VerifyForm(forms.Form):
-    seed = forms.CharField(
-        label="Seed",
-        help_text="The 64 hexadecimal digits published when the game ended.",
-        max_length=200,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
-    )
-    uses_added = forms.BooleanField(
-        label="The table used added seeds",
-        required=False,
-        help_text="Tick this when the game lists added seeds, even if every one of them is empty.",
-    )
-    added = forms.CharField(
-        label="Added seeds, one line per seat",
-        required=False,
-        strip=False,  # taken exactly as typed: "dave " is not "dave"
-        max_length=5000,
-        help_text=(
-            "Seat 1 on the first line, seat 2 on the second, and so on: exactly one line per "
-            "seat, an empty line for a seat that added nothing. Taken exactly as typed."
-        ),
-        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
-    )
-    players = forms.TypedChoiceField(
-        label="Players",
-        choices=[(n, str(n)) for n in (3, 4, 5, 6)],
-        coerce=int,
-        initial=4,
-    )
-    short_pack = forms.ChoiceField(
-        label="Cards that do not divide evenly",
-        choices=[
-            (ShortPack.REMOVE.value, "Removed from the pack"),
-            (ShortPack.KITTY.value, "Dealt to a kitty"),
-        ],
-        initial=ShortPack.REMOVE.value,
-        widget=forms.RadioSelect,
-    )
-    rules_json = forms.CharField(
-        label="Or paste the rules from a record",
-        required=False,
-        max_length=5000,
-        help_text='The "rules" object of a downloaded record; it replaces the two choices above.',
-        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-    )
-    hands = forms.IntegerField(label="Hands to deal", min_value=1, max_value=MAX_HANDS, initial=1)
-
-    def clean_seed(self) -> bytes:
-        text = self.cleaned_data["seed"].strip().lower()
-        if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
-            raise forms.ValidationError("A seed is exactly 64 hexadecimal digits (0-9 and a-f).")
-        return bytes.fromhex(text)
-
-    def clean_rules_json(self) -> Rules | None:
-        text = self.cleaned_data["rules_json"].strip()
-        if not text:
-            return None
-        try:
-            return Rules.from_json(json.loads(text))
-        except json.JSONDecodeError:
-            raise forms.ValidationError("These rules are not valid JSON.") from None
-        except RecursionError:  # brackets nested deeper than the parser's stack
-            raise forms.ValidationError("These rules are nested too deeply.") from None
-        except (HeartsError, TypeError, ValueError) as error:
-            raise forms.ValidationError(f"These rules cannot be used: {error}") from None
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if {"players", "short_pack", "rules_json"} & set(self.errors):
-            return data
-        rules = data.get("rules_json")
-        if rules is None:
-            try:
-                rules = Rules(players=data["players"], short_pack=ShortPack(data["short_pack"]))
-            except HeartsError as error:
-                raise forms.ValidationError(str(error)) from None
-        data["rules"] = rules
-        data["added_seeds"] = self._added_seeds(data, rules.players)
-        return data
-
-    def _added_seeds(self, data: dict[str, Any], players: int) -> tuple[str, ...]:
-        text: str = data.get("added", "")
-        if not data.get("uses_added"):
-            if text.strip():
-                self.add_error("uses_added", "Tick this box to use the added seeds you typed.")
-            return ()
-        lines = text.replace("\r\n", "\n").split("\n")
-        if len(lines) == players + 1 and lines[-1] == "":
-            lines.pop()  # a final line feed after the last seat
-        if len(lines) != players:
-            self.add_error(
-                "added",
-                f"A table of {players} has exactly {players} added seeds, one per line; "
-                f"there are {len(lines)} lines here.",
-            )
-        return tuple(lines)
-
-
-@dataclass(frozen=True)
-class DealtHand:
-    number: int
-    dealer: int
-    seats: list[str]
-    kitty: str
-
-
 @require_safe
 def verify_form(request: HttpRequest) -> HttpResponse:
     form = VerifyForm(request.GET or None)
@@ -205,39 +86,7 @@ def verify_form(request: HttpRequest) -> HttpResponse:
     status = 200
     if form.is_bound:
         if form.is_valid():
-            context.update(_deals(form.cleaned_data))
+            context.update(dealt_hands(form.cleaned_data))
         else:
             status = 400
     return render(request, "games/verify_form.html", context, status=status)
-
-
-def _deals(data: dict[str, Any]) -> dict[str, Any]:
-    rules: Rules = data["rules"]
-    seed: bytes = data["seed"]
-    added: tuple[str, ...] = data["added_seeds"]
-    hands = []
-    for number in range(1, data["hands"] + 1):
-        deal = deal_hand(rules, seed, number, added)
-        hands.append(
-            DealtHand(
-                number=number,
-                dealer=rules.dealer(number),
-                seats=[format_cards(cards_of(mask_of(hand))) for hand in deal.hands],
-                kitty=format_cards(cards_of(mask_of(deal.kitty))),
-            )
-        )
-    return {
-        "deals": hands,
-        "rules": rules,
-        "seed_hex": seed.hex(),
-        "seed_fingerprint": fingerprint(seed),
-        "added_used": bool(added),
-        # For verify.js, which deals the same seed in the browser and compares.
-        "deal_inputs": {
-            "seed": seed.hex(),
-            "players": rules.players,
-            "shortPack": rules.short_pack.value,
-            "added": list(added),
-            "hands": data["hands"],
-        },
-    }

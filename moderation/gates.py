@@ -1,5 +1,5 @@
 """Where the rest of the site asks moderation whether a person may do something. The games'
-services call these; each raises ``games.services.ServiceError`` (shown to that person) or
+services call these; each raises ``games.errors.ServiceError`` (shown to that person) or
 answers. What each checks is filled in by the moderation and fair-play code it names."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import User
 
 from fairplay import penalties
+from games.errors import ServiceError
 from games.models import Game, Table
 
 from .models import Mark, is_marked, sanction_in_force
@@ -16,8 +17,6 @@ from .models import Mark, is_marked, sanction_in_force
 
 def check_may_sit(user: User, table: Table) -> None:
     """Before ``user`` takes a seat at ``table``."""
-    from games.services import ServiceError  # the services import this module
-
     check_may_play(user)
     if table.rated and is_marked(user):
         raise ServiceError(
@@ -38,8 +37,6 @@ def check_may_start(user: User, table: Table) -> None:
 def check_may_queue(user: User) -> None:
     """Before ``user`` joins the rated queue, and again before the queue seats them: as for
     sitting at a rated table."""
-    from games.services import ServiceError  # the services import this module
-
     check_may_play(user)
     if is_marked(user):
         raise ServiceError(
@@ -65,8 +62,6 @@ def may_play_rated(user: User) -> bool:
 
 def check_may_play(user: User) -> None:
     """Before ``user`` moves in a game (also the bots' and the clock's moves are not asked)."""
-    from games.services import ServiceError  # the services import this module
-
     if sanction := sanction_in_force(user):
         raise ServiceError(sanction.notice)
 

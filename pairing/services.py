@@ -31,8 +31,9 @@ from django.utils import timezone
 
 from games import broadcasts, selectors, services
 from games.engine import PRESETS
+from games.errors import ServiceError
 from games.models import Table
-from games.services import ServiceError
+from hearts_site import celery_app
 from moderation import gates
 from ratings.maths import BASE, MU, POINTS_PER_MU
 from ratings.models import Rating
@@ -179,8 +180,6 @@ def page_seen(user_id: int) -> None:
 
 def pair_soon(queue: Queue) -> None:
     """Queue the seating task for ``queue``: a worker seats whoever it can."""
-    from hearts_site import celery_app
-
     celery_app.send_task(PAIR_TASK, args=(queue.preset, queue.players))
 
 

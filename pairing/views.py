@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors
-from games.services import ServiceError
+from games.errors import ServiceError
 
 from . import services
 

@@ -1,7 +1,7 @@
 """The staff admin for ratings and each rated game's changes: to look, search and filter.
 
 Only ``ratings.services`` writes a rating (and a void recomputes them all, see
-``games.moderation``), so these pages are read-only: no add, change or delete.
+``moderation.voiding``), so these pages are read-only: no add, change or delete.
 """
 
 from __future__ import annotations

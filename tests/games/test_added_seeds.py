@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from games import services
 from games.engine import Rules, cards_of, deal_hand
+from games.errors import ServiceError
 from games.models import Game, Seat, Table
-from games.services import ServiceError
 from tests.helpers.sockets import data_cards
 
 pytestmark = pytest.mark.django_db

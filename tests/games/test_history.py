@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import services
 from games.engine import Match, Rules
-from games.history import replay_steps
+from games.history_selectors import replay_steps
 from games.models import Game
 from tests.helpers.records import ended_early, play_cards
 from tests.helpers.tables import game_with

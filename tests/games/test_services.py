@@ -9,10 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from fairplay.models import Abandonment
-from games import services
+from games import frames, services
 from games.engine import PRESETS, InvalidRulesError, Match, MoonRule, Move, Phase, Rules
+from games.errors import ServiceError, StaleVersion
 from games.models import Game, MoveRecord, Table
-from games.services import ServiceError, StaleVersion
 from games.tasks import play_bots
 
 pytestmark = pytest.mark.django_db
@@ -571,12 +571,12 @@ def test_only_the_players_ask_for_a_rematch() -> None:
     ],
 )
 def test_a_move_message_is_read_into_its_parts(message: dict[str, object], parts: tuple) -> None:
-    assert services.check_move_shape(message) == parts
+    assert frames.check_move_shape(message) == parts
 
 
 def test_a_version_of_digit_like_characters_is_refused_like_any_bad_version() -> None:
     with pytest.raises(ServiceError, match="which version"):
-        services.check_move_shape({"action": "play", "cards": "QS", "version": "²"})
+        frames.check_move_shape({"action": "play", "cards": "QS", "version": "²"})
 
 
 def test_a_pass_made_while_another_seat_passed_still_stands() -> None:

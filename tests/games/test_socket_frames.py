@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from games import services
-from games.consumers import read_frame
 from games.engine import ALL_CARDS, Card, Match
 from games.engine.cards import RANK_NAMES
+from games.frames import check_move_shape, read_frame
 from games.models import Game, MoveRecord
 from tests.helpers.sockets import (
     TIMEOUT,
@@ -319,7 +319,7 @@ def _would_be_played(frame: str | bytes, holding: set[Card]) -> bool:
     passed): a resignation, or a pass of three cards of her own. Those are not hostile."""
     try:
         data = read_frame(frame) if isinstance(frame, str) else None
-        action, cards, _, version = services.check_move_shape(data)
+        action, cards, _, version = check_move_shape(data)
     except services.ServiceError:
         return False
     if action == "resign":

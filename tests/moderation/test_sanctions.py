@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from accounts.models import holder_of_a_lookalike
 from games import services
+from games.errors import ServiceError
 from games.models import Game, Table
-from games.services import ServiceError
 from moderation import gates, models, sanctions
 from moderation.models import AuditEntry, Sanction
 from moderation.sanctions import ModerationError

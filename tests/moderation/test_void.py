@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from games.errors import ServiceError
 from games.models import Game, MoveRecord
-from games.moderation import void_game
-from games.services import ServiceError
 from moderation.models import AuditEntry
+from moderation.voiding import void_game
 from ratings.maths import Skill, rate
 from ratings.models import Rating, RatingChange
 from tests.helpers.finishing import every_rating, play_a_card, play_out, start

@@ -18,12 +18,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from moderation import audit
+from games.errors import ServiceError
+from games.models import Game
 from ratings.models import RatingChange
 from ratings.services import one_replay_at_a_time, rate_again_after, unrate_game
 
-from .models import Game
-from .services import ServiceError
+from . import audit
 
 
 def void_game(game_id: int, staff: User, reason: str) -> Game:

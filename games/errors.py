@@ -1,0 +1,38 @@
+"""The errors the games' services raise: a request the site refuses, with a message fit to show
+the person who made it.
+
+They live apart from the services so that the code the services call (moderation's gates,
+fair play's penalties) can raise them without importing the services back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .models import Game
+
+
+class ServiceError(ValueError):
+    """A request the site refuses; the message is fit to show the person who made it."""
+
+
+class StaleVersion(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("The table moved on before your move arrived: here it is again")
+
+
+class GameOver(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("The game is over")
+
+
+class AlreadyPlaying(ServiceError):
+    """The person is playing a game already: ``game``, where they are taken back to."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(
+            "You are in the middle of a game, so here it is. Finish it (or resign) before "
+            "starting another."
+        )
+        self.game = game

@@ -1,0 +1,247 @@
+"""Reads for the history: the list of finished games, and the replay of one game step by step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.engine import Card, Hand, Match, Phase, cards_of
+
+from . import selectors
+from .history_words import EARLY_ENDS, ORDINALS, early_end_words, outcome_in_words, step_words
+from .models import Game, GamePlayer
+from .records import played_hands
+
+# The list ----------------------------------------------------------------------------------
+
+
+def finished_games(filters: dict[str, Any]) -> QuerySet[Game]:
+    """Games of public tables that are over, newest first, narrowed by the list's (cleaned)
+    filters. A private table's games are never listed (docs/privacy.md)."""
+    games = (
+        selectors.public_games()
+        .exclude(status=Game.Status.PLAYING)
+        .select_related("table")
+        .prefetch_related("players__user")
+        .order_by("-finished_at", "-pk")
+    )
+    if filters.get("player"):
+        games = games.filter(
+            players__user__username__iexact=filters["player"], players__is_bot=False
+        )
+    if filters.get("preset"):
+        games = games.filter(table__preset=filters["preset"])
+    if filters.get("rated"):
+        games = games.filter(rated=filters["rated"] == "yes")
+    result = filters.get("result")
+    if result == "finished":
+        games = games.filter(status=Game.Status.FINISHED, result__reason="target")
+    elif result == "early":
+        games = games.filter(status=Game.Status.FINISHED, result__reason__in=EARLY_ENDS)
+    if filters.get("since"):
+        games = games.filter(finished_at__date__gte=filters["since"])
+    if filters.get("until"):
+        games = games.filter(finished_at__date__lte=filters["until"])
+    return games
+
+
+@dataclass(frozen=True)
+class GameRow:
+    game: Game
+    players: list[GamePlayer]
+    preset_title: str
+    outcome: str
+
+
+def game_row(game: Game) -> GameRow:
+    players = sorted(game.players.all(), key=lambda p: p.seat)
+    return GameRow(game, players, game.table.preset_title, outcome_in_words(game, players))
+
+
+# The replay --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the replay: hand ``hand`` (from 1) with its first ``moves`` moves made.
+
+    ``before`` counts the moves of the game made before this step; ``resign`` marks the last
+    step of a game ended early.
+    """
+
+    hand: int
+    moves: int
+    before: int
+    resign: bool = False
+
+
+def replay_steps(match: Match) -> list[Step]:
+    """The deal of every hand, then each of its moves; a resignation is a step of its own."""
+    steps: list[Step] = []
+    before = 0
+    for hand in played_hands(match):
+        for made in range(len(hand.moves) + 1):
+            steps.append(Step(hand.number, made, before + made))
+        before += len(hand.moves)
+    if before < len(match.moves):  # the game ended early: the resignation is the last move
+        last = steps[-1]
+        steps.append(Step(last.hand, last.moves, before + 1, resign=True))
+    return steps
+
+
+@dataclass(frozen=True)
+class SeatState:
+    seat: int
+    name: str
+    is_bot: bool
+    cards: list[Card]
+    chosen: set[Card]  # chosen to pass, not yet exchanged
+    received: set[Card]
+    passed: list[Card]
+    passed_to: str
+    tricks: int
+    points: int
+    total: int
+    to_play: bool
+
+
+def replay_state(
+    match: Match, players: list[GamePlayer], steps: list[Step], index: int
+) -> dict[str, Any]:
+    """What the replay shows at step ``index``: every hand, the table and the step in words.
+
+    Its links and its address name a step by the number it is shown with ("Step 5 of 40" is
+    ``?step=5``), so that the address of what is on screen, reloaded or shared, shows it again.
+    """
+    step = steps[index]
+    moves = match.moves[: step.before]
+    partial = Match.replay(match.rules, match.seed, moves, match.added_seeds)
+    hand = partial.hand if partial.hand.number == step.hand else partial.hands[-1]
+    names = [_name(players, seat) for seat in range(match.players)]
+    return {
+        "step": step,
+        "number": index + 1,
+        "count": len(steps),
+        "previous": max(index, 1),
+        "next": min(index + 2, len(steps)),
+        "hand": hand,
+        "direction": hand.direction,
+        "seats": _seat_states(hand, players, names, step),
+        "trick": _table_cards(hand, step, names),
+        "kitty": _kitty(hand, names),
+        "words": step_words(
+            hand, step.moves, names, match.moves[step.before - 1] if step.resign else None
+        ),
+        "hand_starts": _hand_starts(steps),
+    }
+
+
+def _name(players: list[GamePlayer], seat: int) -> str:
+    for player in players:
+        if player.seat == seat:
+            return player.name
+    return f"Seat {seat + 1}"
+
+
+def _seat_states(
+    hand: Hand, players: list[GamePlayer], names: list[str], step: Step
+) -> list[SeatState]:
+    bots = {p.seat for p in players if p.is_bot}
+    passing = hand.phase is Phase.PASSING
+    states = []
+    for seat in range(hand.players):
+        passed = hand.passed(seat) or []
+        points = hand.points[seat] if hand.points is not None else hand.penalty_points()[seat]
+        total = hand.totals_before[seat] + (hand.points[seat] if hand.points is not None else 0)
+        states.append(
+            SeatState(
+                seat=seat,
+                name=names[seat],
+                is_bot=seat in bots,
+                cards=hand.holding(seat),
+                chosen=set(passed) if passing else set(),
+                received=set(hand.received(seat) or ()),
+                passed=passed,
+                passed_to=names[hand.pass_target(seat)],
+                tricks=hand.tricks_won(seat),
+                points=points,
+                total=total,
+                to_play=not step.resign
+                and hand.phase in (Phase.PLAYING, Phase.MOON_CHOICE)
+                and hand.turn == seat,
+            )
+        )
+    return states
+
+
+def _table_cards(hand: Hand, step: Step, names: list[str]) -> dict[str, Any]:
+    """The cards on the table: the trick in progress, or the one just taken."""
+    if hand.trick:
+        cards = [(names[seat], card) for seat, card in hand.current_trick]
+        return {"cards": cards, "winner": None, "points": 0}
+    last = hand.moves[step.moves - 1] if step.moves else None
+    if last is not None and last.kind == "play" and hand.tricks:
+        trick = hand.tricks[-1]
+        cards = [
+            (names[trick.seat_of(i, hand.players)], card) for i, card in enumerate(trick.cards)
+        ]
+        return {"cards": cards, "winner": names[trick.winner], "points": trick.points}
+    return {"cards": [], "winner": None, "points": 0}
+
+
+def _kitty(hand: Hand, names: list[str]) -> dict[str, Any] | None:
+    if not hand.kitty:
+        return None
+    taker = names[hand.kitty_taker] if hand.kitty_taker is not None else None
+    return {"cards": cards_of(hand.kitty), "taker": taker}
+
+
+def _hand_starts(steps: list[Step]) -> list[tuple[int, int]]:
+    """(hand number, the number of its first step) for the hand selector."""
+    starts: dict[int, int] = {}
+    for index, step in enumerate(steps):
+        starts.setdefault(step.hand, index + 1)
+    return list(starts.items())
+
+
+# The game's page --------------------------------------------------------------------------
+
+
+def placements(game: Game, players: list[GamePlayer], match: Match) -> list[dict[str, Any]]:
+    result = game.result or {}
+    places = result.get("places") or []
+    ratings = selectors.rating_changes(game)
+    rows = []
+    for player in players:
+        place = places[player.seat] if places else None
+        note = ""
+        if result.get("forfeited") == player.seat and result.get("reason") in EARLY_ENDS:
+            note = early_end_words(result["reason"])
+        rows.append(
+            {
+                "player": player,
+                "place": place,
+                "place_words": ORDINALS.get(place, f"{place}th") if place else "",
+                "total": match.totals[player.seat],
+                "note": note,
+                "rating": ratings.get(player.seat),
+            }
+        )
+    return sorted(rows, key=lambda row: (row["place"] or 0, row["player"].seat))
+
+
+def hand_rows(match: Match) -> list[dict[str, Any]]:
+    return [
+        {"number": hand.number, "direction": hand.direction, "points": hand.points}
+        for hand in played_hands(match)
+    ]
+
+
+def added_seeds(game: Game, players: list[GamePlayer]) -> list[tuple[str, str]]:
+    """(name, seed) per seat when anyone added a seed to the deal; empty otherwise."""
+    seeds = list(game.added_seeds or [])
+    if not any(seeds):
+        return []
+    return [(_name(players, seat), seed) for seat, seed in enumerate(seeds)]
