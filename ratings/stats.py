@@ -3,7 +3,11 @@
 Points and moons come from replaying the games (``Match.replay``): each scored hand's points
 and each hand's shooter. A finished game's log never changes, so each game is replayed once and
 what it adds up to is kept as a ``GameTally``; a profile then reads the tallies. Wins come from
-the result's places (a shared first place is a win).
+the result's places (a shared first place is a win), each shown as the site words places
+(``games.words.ordinal``):
+
+>>> ordinal(2), ordinal(11)
+('2nd', '11th')
 """
 
 from __future__ import annotations
