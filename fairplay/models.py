@@ -9,16 +9,19 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.engine import EndReason
+from games.words import ABANDONMENT_REASONS
+
 
 class Abandonment(models.Model):
     """One rated game that ``user`` left: by three time-outs in a row, a strict missed
     deadline or resigning before the last hand."""
 
     class Reason(models.TextChoices):
-        # The engine's words for how a game ended early (games.engine.match.END_REASONS).
-        LEFT = "left", "Three time-outs in a row"
-        TIMED_OUT = "timed out", "A missed deadline (strict clock)"
-        RESIGNED = "resigned", "Resigned before the last hand"
+        # How a game ended early (the engine's EndReason), in the staff's words.
+        LEFT = EndReason.LEFT.value, ABANDONMENT_REASONS[EndReason.LEFT]
+        TIMED_OUT = EndReason.TIMED_OUT.value, ABANDONMENT_REASONS[EndReason.TIMED_OUT]
+        RESIGNED = EndReason.RESIGNED.value, ABANDONMENT_REASONS[EndReason.RESIGNED]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="abandonments"

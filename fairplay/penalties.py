@@ -29,13 +29,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.engine import ALL_CARDS, Match, mask_of, points_of
+from games.engine import Match
 from games.errors import ServiceError
 from games.models import Game, GamePlayer, Table
 
 from .models import Abandonment
-
-HAND_POINTS = points_of(mask_of(ALL_CARDS))  # the penalty points of one hand: 26
 
 
 def ban_length(level: int) -> timedelta:
@@ -83,10 +81,11 @@ def _leaver(game: Game, players: list[GamePlayer]) -> User | None:
 
 
 def may_be_last_hand(match: Match) -> bool:
-    """Whether the hand in play in ``match`` could still end it: whether some seat could reach
-    the target in it, with the points it has taken in the hand and every point still out, or
-    with a moon while one is still possible (nobody else has taken a point yet; a sun counts
-    double where the rules allow one).
+    """Whether the hand in play in ``match`` could still end it (the engine's
+    :meth:`Match.may_be_last_hand`): whether some seat could reach the target in it, with the
+    points it has taken in the hand and every point still out, or with a moon while one is
+    still possible (nobody else has taken a point yet; a sun counts double where the rules
+    allow one).
 
     A resignation counts as leaving only when the match would not have ended with the hand in
     play, and that is certain only when no seat can reach the target in it: so a resignation
@@ -94,17 +93,7 @@ def may_be_last_hand(match: Match) -> bool:
     hand's points of the target) that is every hand; under the lowest target, 25, it is also
     the first hand until the points have fallen too far apart for anyone to reach 25.
     """
-    hand = match.hand
-    taken = hand.penalty_points()
-    out = HAND_POINTS - sum(taken)
-    moon = sum(1 for points in taken if points) <= 1
-    most_by_moon = 2 * HAND_POINTS if match.rules.shoot_the_sun else HAND_POINTS
-    target = match.rules.target
-    for total, points in zip(match.totals, taken, strict=True):
-        most = max(points + out, most_by_moon if moon else 0)
-        if total + most >= target:
-            return True
-    return False
+    return match.may_be_last_hand()
 
 
 def _record_abandonment(user: User, game: Game) -> Abandonment:

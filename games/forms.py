@@ -9,22 +9,26 @@ from __future__ import annotations
 
 import json
 import re
+from enum import StrEnum
 from typing import Any, Final
 
 from django import forms
 
 from games.engine import (
     PRESETS,
+    Clock,
     FirstLead,
     HeartsError,
     InvalidRulesError,
     MoonRule,
     Rules,
     ShortPack,
+    TieRule,
 )
 
 from .models import Table
-from .rules_text import JACK_BONUS, MINUS, summary
+from .words import AS_THE_SET_SAYS as SET_WORDS
+from .words import FORM_CHOICES, FORM_LABELS, summary
 
 CUSTOM: Final = "custom"
 PRESET_CHOICES = [(key, preset.title) for key, preset in PRESETS.items()] + [(CUSTOM, "Custom")]
@@ -43,7 +47,12 @@ OPTION_NAMES: Final = (
     "old_queen",
 )
 TABLE_SIZES: Final = (3, 4, 5, 6)
-AS_THE_SET_SAYS: Final = ("", "As the rule set says")
+AS_THE_SET_SAYS: Final = ("", SET_WORDS)
+
+
+def _choices(option: str, values: type[StrEnum]) -> list[tuple[str, str]]:
+    """A choice of the option's values in words, after the blank that keeps the set's value."""
+    return [AS_THE_SET_SAYS, *((value.value, FORM_CHOICES[option][value]) for value in values)]
 
 
 class PresetSelect(forms.Select):
@@ -92,58 +101,33 @@ class TableForm(forms.Form):
         ),
     )
     # The options. Left alone (blank, unticked) each takes the rule set's value.
-    target = forms.IntegerField(min_value=25, max_value=500, required=False, label="Target")
+    target = forms.IntegerField(
+        min_value=25, max_value=500, required=False, label=FORM_LABELS["target"]
+    )
     moon = forms.ChoiceField(
-        choices=[
-            AS_THE_SET_SAYS,
-            (MoonRule.OTHERS.value, "Everybody else takes 26"),
-            (MoonRule.SELF.value, "The shooter takes 26 off"),
-            (MoonRule.CHOOSE.value, "The shooter chooses"),
-            (
-                MoonRule.AUTOMATIC.value,
-                "Automatic: others +26 unless that leaves the shooter behind",
-            ),
-        ],
-        required=False,
-        label="Shooting the moon",
+        choices=_choices("moon", MoonRule), required=False, label=FORM_LABELS["moon"]
     )
     short_pack = forms.ChoiceField(
-        choices=[
-            AS_THE_SET_SAYS,
-            (ShortPack.REMOVE.value, "Take low cards out"),
-            (ShortPack.KITTY.value, "Deal them to a kitty"),
-        ],
-        required=False,
-        label="Odd cards",
+        choices=_choices("short_pack", ShortPack), required=False, label=FORM_LABELS["short_pack"]
     )
     first_lead = forms.ChoiceField(
-        choices=[
-            AS_THE_SET_SAYS,
-            (FirstLead.LOWEST_CLUB.value, "The lowest club leads"),
-            (FirstLead.LEFT_OF_DEALER.value, "The player left of the dealer leads"),
-        ],
-        required=False,
-        label="First lead",
+        choices=_choices("first_lead", FirstLead), required=False, label=FORM_LABELS["first_lead"]
     )
     ties = forms.ChoiceField(
-        choices=[AS_THE_SET_SAYS, ("share", "share"), ("play_on", "play another hand")],
-        required=False,
-        label="Tied lowest",
+        choices=_choices("ties", TieRule), required=False, label=FORM_LABELS["ties"]
     )
     clock = forms.ChoiceField(
-        choices=[AS_THE_SET_SAYS, ("relaxed", "relaxed"), ("strict", "strict")],
-        required=False,
-        label="Clock",
+        choices=_choices("clock", Clock), required=False, label=FORM_LABELS["clock"]
     )
     points_on_first_trick = forms.BooleanField(
-        required=False, label="Points allowed on the first trick"
+        required=False, label=FORM_LABELS["points_on_first_trick"]
     )
-    queen_breaks_hearts = forms.BooleanField(required=False, label="The queen breaks hearts")
-    shoot_the_sun = forms.BooleanField(required=False, label="Shooting the sun")
-    jack_of_diamonds = forms.BooleanField(
-        required=False, label=f"Jack of diamonds {MINUS}{JACK_BONUS}"
+    queen_breaks_hearts = forms.BooleanField(
+        required=False, label=FORM_LABELS["queen_breaks_hearts"]
     )
-    old_queen = forms.BooleanField(required=False, label="Old queen rule")
+    shoot_the_sun = forms.BooleanField(required=False, label=FORM_LABELS["shoot_the_sun"])
+    jack_of_diamonds = forms.BooleanField(required=False, label=FORM_LABELS["jack_of_diamonds"])
+    old_queen = forms.BooleanField(required=False, label=FORM_LABELS["old_queen"])
 
     def option_fields(self) -> list[forms.BoundField]:
         """The fields of the rules' options, in the order the form shows them."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Hand, Match, cards_of, format_cards
+from games.engine import Hand, Match, MoveKind, cards_of, format_cards
 
 from .models import Game
 
@@ -59,7 +59,9 @@ def played_hands(match: Match) -> list[Hand]:
 
 
 def hand_record(hand: Hand) -> dict[str, Any]:
-    passes = {move.seat: format_cards(move.cards) for move in hand.moves if move.kind == "pass"}
+    passes = {
+        move.seat: format_cards(move.cards) for move in hand.moves if move.kind == MoveKind.PASS
+    }
     return {
         "number": hand.number,
         "dealer": hand.dealer,

@@ -13,8 +13,10 @@ from django.utils import timezone
 
 from games.engine import (
     Card,
+    EndReason,
     LastTrick,
     Match,
+    MoveKind,
     Phase,
     SeatView,
     last_trick,
@@ -25,6 +27,7 @@ from moderation.models import Sanction
 from ratings.models import RatingChange
 
 from .models import Game, GamePlayer, Table
+from .words import ended_by_clock, result_line
 
 
 def lobby_tables() -> QuerySet[Table]:
@@ -476,19 +479,17 @@ def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
     """The table's move for a seat out of time, in words, until the next move: a notice that
     stayed up for the rest of the hand would read as news long after it was."""
     moves = [move for move in match.hand.moves[-1:] if move.timeout]
-    if match.result is not None and match.result.reason in ("left", "timed out"):
+    if match.result is not None and match.result.reason in (EndReason.LEFT, EndReason.TIMED_OUT):
         seat = match.result.forfeited
         assert seat is not None
-        if match.result.reason == "left":
-            return f"{infos[seat].name} ran out of time three times in a row and left the game."
-        return f"{infos[seat].name} ran out of time: the game ends against them."
+        return ended_by_clock(match.result.reason, infos[seat].name)
     if not moves:
         return ""
     move = moves[-1]
     name = infos[move.seat].name
-    if move.kind == "pass":
+    if move.kind == MoveKind.PASS:
         return f"Time ran out for {name}: the table passed three cards for them."
-    if move.kind == "moon":
+    if move.kind == MoveKind.MOON:
         return f"Time ran out for {name}: the table chose how the moon scores."
     return f"Time ran out for {name}: the table played the {move.cards[0].display} for them."
 
@@ -547,20 +548,13 @@ def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[ResultRow]:
     places = result.get("places") or []
     if not places:
         return []
-    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
     rows = sorted(zip(places, infos, strict=True), key=lambda pair: (pair[0], pair[1].seat))
     reason = result.get("reason")
     ratings = rating_changes(game)
     lines = []
     for place, info in rows:
-        note = ""
-        if result.get("forfeited") == info.seat:
-            note = {
-                "resigned": " (resigned)",
-                "left": " (left)",
-                "timed out": " (out of time)",
-            }.get(reason or "", "")
-        words = f"{ordinal.get(place, f'{place}th')}: {info.name}, {info.total} points{note}"
+        ended = reason if result.get("forfeited") == info.seat else None
+        words = result_line(place, info.name, info.total, ended)
         change = ratings.get(info.seat)
         lines.append(ResultRow(words, change.in_words if change else ""))
     return lines

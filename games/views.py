@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from fairplay import penalties
 from moderation import gates
 
-from . import rules_text, selectors, services
+from . import selectors, services, words
 from .forms import TableForm
 from .models import Table
 
@@ -102,8 +102,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "user": request.user,
         "seated": selectors.is_seated(table, request.user),  # offered turn notifications
         "site": f"{request.scheme}://{request.get_host()}",  # for the links given whole
-        "rules_summary": rules_text.summary(rules),
-        "rules_lines": rules_text.describe(rules),
+        "rules_summary": words.summary(rules),
+        "rules_lines": words.describe(rules),
     }
     game = table.current_game()
     if game is not None:

@@ -22,9 +22,11 @@ from games.engine import (
     Card,
     Match,
     Phase,
+    Refusal,
     Rules,
     SeatView,
     TrickTaken,
+    moon_candidate,
     pass_direction_name,
     seat_view,
 )
@@ -150,18 +152,16 @@ def _legal_answers(view: SeatView, rng: random.Random) -> dict[str, Any]:
 def _reason_choices(view: SeatView, reason: str) -> list[str]:
     """The reasons the engine could give in this kind of position, the true one among them."""
     if view.trick:
-        led = view.trick[0][1].suit
         choices = [
-            f"You must follow {led.plural}",
-            "No points on the first trick",
-            "The old queen rule: the Q♠ must be discarded now",
+            Refusal.FOLLOW_SUIT.words(suit=view.trick[0][1].suit),
+            Refusal.FIRST_TRICK.words(),
+            Refusal.OLD_QUEEN.words(),
         ]
     else:
-        lowest = view.rules.lowest_club_in_pack.display
         choices = [
-            "Hearts are not broken yet",
-            "No points on the first trick",
-            f"The first lead must be the {lowest}",
+            Refusal.HEARTS_NOT_BROKEN.words(),
+            Refusal.FIRST_TRICK.words(),
+            Refusal.FIRST_LEAD.words(card=view.rules.lowest_club_in_pack),
         ]
     if reason not in choices:
         choices[-1] = reason
@@ -210,8 +210,8 @@ def _moon_position(match: Match, rng: random.Random) -> dict[str, Any] | None:
 def _moon_answers(match: Match, view: SeatView) -> dict[str, Any] | None:
     assert view.seat is not None
     points = view.points_taken
-    shooter = max(range(view.players), key=lambda s: points[s])
-    if shooter == view.seat or points[shooter] < 4 or sum(points) != points[shooter]:
+    shooter = moon_candidate(points)
+    if shooter is None or shooter == view.seat or points[shooter] < 4:
         return None
     outcomes = {str(card): _outcome(match, view.seat, card, shooter) for card in view.legal}
     stops = sorted(code for code, outcome in outcomes.items() if outcome["stops"])

@@ -14,42 +14,12 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from games.engine import PRESETS, InvalidRulesError, Preset, Rules
-from games.rules_text import JACK_BONUS, MINUS, RuleLine, describe
+from games.words import ALLOWED, OPTION_TITLES, OPTION_VALUES, YES_NO, RuleLine, describe
 
 OPTIONS: Final = tuple(f.name for f in dataclasses.fields(Rules) if f.init)
 _INTS: Final = ("players", "target")
 _TRUE: Final = ("true", "1", "on", "yes")
 _FALSE: Final = ("false", "0", "off", "no")
-
-# Short words for each option's values, for the one table of differences.
-_TITLES: Final = {
-    "players": "Players",
-    "short_pack": "Leftover cards",
-    "first_lead": "First lead",
-    "points_on_first_trick": "Points on the first trick",
-    "queen_breaks_hearts": "The Q♠ breaks hearts",
-    "moon": "Shooting the moon",
-    "shoot_the_sun": "Shooting the sun",
-    "jack_of_diamonds": f"Jack of diamonds {MINUS}{JACK_BONUS}",
-    "old_queen": "The old queen rule",
-    "target": "Target",
-    "ties": "Equal lowest totals",
-    "clock": "Clock",
-}
-_WORDS: Final[dict[str, dict[Any, str]]] = {
-    "short_pack": {"remove": "taken out", "kitty": "kitty"},
-    "first_lead": {"lowest_club": "lowest club", "left_of_dealer": "left of the dealer"},
-    "moon": {
-        "others": "others +26",
-        "self": f"shooter {MINUS}26",
-        "choose": "shooter chooses",
-        "automatic": "automatic",
-    },
-    "ties": {"share": "share first place", "play_on": "play another hand"},
-    "clock": {"relaxed": "relaxed", "strict": "strict"},
-}
-_ON_OFF: Final = {True: "yes", False: "no"}
-_ALLOWED: Final = {True: "allowed", False: "forbidden"}
 
 
 def either(numbers: tuple[int, ...]) -> str:
@@ -122,7 +92,9 @@ def matching_preset(rules: Rules) -> Preset | None:
 
 def offered_options(preset: Preset) -> list[str]:
     """What a host may change at a table of this set, in words."""
-    offered = [_TITLES[option][0].lower() + _TITLES[option][1:] for option in preset.options]
+    offered = [
+        OPTION_TITLES[option][0].lower() + OPTION_TITLES[option][1:] for option in preset.options
+    ]
     if len(preset.targets) > 1:
         offered.append(f"target {either(preset.targets)}")
     return offered
@@ -148,7 +120,7 @@ def differences() -> list[Difference]:
         own = {str(getattr(preset.rules, option)) for preset in PRESETS.values()}
         if option in ("players", "target"):
             own = set(values)
-        rows.append(Difference(option, _TITLES[option], values, differs=len(own) > 1))
+        rows.append(Difference(option, OPTION_TITLES[option], values, differs=len(own) > 1))
     return rows
 
 
@@ -159,10 +131,10 @@ def _value(preset: Preset, option: str) -> str:
         return either(preset.targets)
     value = getattr(preset.rules, option)
     if isinstance(value, bool):
-        words = _ALLOWED if option == "points_on_first_trick" else _ON_OFF
+        words = ALLOWED if option == "points_on_first_trick" else YES_NO
         text = words[value]
     else:
-        text = _WORDS[option][str(value)]
+        text = OPTION_VALUES[option][str(value)]
     if option in preset.options:
         text += " (a host may change it)"
     return text

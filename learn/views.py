@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.engine import PRESETS, InvalidRulesError, Preset, Rules
-from games.rules_text import summary
+from games.words import summary
 
 from . import drills
 from .rules_pages import (

@@ -3,7 +3,11 @@
 Points and moons come from replaying the games (``Match.replay``): each scored hand's points
 and each hand's shooter. A finished game's log never changes, so each game is replayed once and
 what it adds up to is kept as a ``GameTally``; a profile then reads the tallies. Wins come from
-the result's places (a shared first place is a win).
+the result's places (a shared first place is a win), each shown as the site words places
+(``games.words.ordinal``):
+
+>>> ordinal(2), ordinal(11)
+('2nd', '11th')
 """
 
 from __future__ import annotations
@@ -15,25 +19,14 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db.models import Prefetch, prefetch_related_objects
 
-from games.engine import Match, Move, Rules
+from games.engine import EARLY_ENDS, Match, Move, Rules
 from games.models import Game, GamePlayer, MoveRecord
+from games.words import ordinal
 
 from .maths import change_text
 from .models import GameTally, RatingChange
 
 RECENT_GAMES = 10
-EARLY_ENDS = ("resigned", "left", "timed out")
-
-
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st.
-
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
-    """
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,9 @@ ALGORITHM = "hearts-deal-v1"
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 CANONICAL = [rank + suit for suit in SUITS for rank in RANKS]
+# The cards taken out and the pass cycles below copy the engine's tables (games/engine/rules.py)
+# on purpose: this checker stands on its own, so that a record can be checked without trusting
+# (or even having) the site's code. Change them only with the engine and docs/fairness.md.
 REMOVED = {3: ["2D"], 4: [], 5: ["2C", "2D"], 6: ["2C", "2D", "3C", "2S"]}
 # Pass offsets (to seat + offset) by hand, cycling; 0 is a hand without a pass.
 PASS_CYCLES = {3: [1, 2, 0], 4: [1, 3, 2, 0], 5: [1, 4, 2, 3, 0], 6: [1, 5, 2, 4, 3, 0]}

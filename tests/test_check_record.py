@@ -198,3 +198,12 @@ def test_a_hand_that_cannot_be_read_is_a_mismatch_not_a_crash(tmp_path: Path) ->
     assert run.returncode == 1, run.stderr
     assert "Hand 2: MISMATCH: cannot be read" in run.stdout
     assert "Hand 3: dealt cards, kitty, passes and plays match" in run.stdout
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_checkers_own_tables_are_the_engines(players: int) -> None:
+    # The checker copies the cards taken out and the pass cycles on purpose (it stands alone):
+    # the copies must say what the engine plays.
+    rules = Rules(players=players)
+    assert set(checker.REMOVED[players]) == {str(card) for card in rules.removed_cards}
+    assert tuple(checker.PASS_CYCLES[players]) == rules.pass_cycle

@@ -61,6 +61,7 @@ from .events import (
     PassMade,
     TrickTaken,
 )
+from .refusals import Refusal
 from .rules import (
     JACK_OF_DIAMONDS_BONUS,
     PASS_SIZE,
@@ -82,9 +83,21 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+class MoveKind(StrEnum):
+    """What one entry of the move log is (its value is the string the log stores)."""
+
+    PASS = "pass"  # three cards
+    PLAY = "play"  # one card
+    MOON = "moon"  # the shooter's choice of how the moon scores
+    RESIGN = "resign"  # the game ends early against the seat (a Match's move, not a Hand's)
+
+
+MOVE_KINDS = tuple(kind.value for kind in MoveKind)
 MOON_CHOICES = (MoonRule.OTHERS.value, MoonRule.SELF.value)
-# Enum members are slow to look up on their class (Python 3.11); the hot path uses this alias.
+# Enum members are slow to look up on their class (Python 3.11); the hot path uses these aliases.
 _PLAYING = Phase.PLAYING
+_PASS = MoveKind.PASS.value
+_PLAY = MoveKind.PLAY.value
 _ALONE = tuple((card,) for card in ALL_CARDS)
 
 
@@ -120,7 +133,7 @@ class Move(NamedTuple):
             choice, timeout = data.get("choice", ""), data.get("timeout", False)
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise RecordError(f"Not a move: {data!r}") from error
-        if kind not in ("pass", "play", "moon", "resign") or not isinstance(seat, int):
+        if kind not in MOVE_KINDS or not isinstance(seat, int):
             raise RecordError(f"Not a move: {data!r}")
         if not isinstance(choice, str) or not isinstance(timeout, bool):
             raise RecordError(f"Not a move: {data!r}")
@@ -262,6 +275,45 @@ def jack_points(rules: Rules, taken: int) -> int:
     0
     """
     return -JACK_OF_DIAMONDS_BONUS if rules.jack_of_diamonds and taken & JD_BIT else 0
+
+
+def points_in_play(rules: Rules) -> int:
+    """The penalty points in play in one hand: what a moon gives away (26 with a full pack).
+
+    >>> points_in_play(Rules()), points_in_play(Rules(players=6))
+    (26, 26)
+    """
+    return points_of(mask_of(rules.deck))
+
+
+def moon_value(rules: Rules, sun: bool = False) -> int:
+    """What a moon scores (a sun twice that): the most one seat can be given by one.
+
+    >>> moon_value(Rules()), moon_value(Rules(shoot_the_sun=True), sun=True)
+    (26, 52)
+    """
+    return 2 * points_in_play(rules) if sun else points_in_play(rules)
+
+
+def moon_open(taken: Sequence[int]) -> bool:
+    """Whether a moon is still possible, from the points each seat has taken in the hand so
+    far: nobody but (at most) one seat has taken a point.
+
+    >>> moon_open([0, 0, 0, 0]), moon_open([0, 5, 0, 0]), moon_open([1, 5, 0, 0])
+    (True, True, False)
+    """
+    return sum(1 for points in taken if points) <= 1
+
+
+def moon_candidate(taken: Sequence[int]) -> int | None:
+    """The seat that may be shooting the moon: the only one that has taken points so far in
+    the hand (``taken``, each seat's), or ``None`` when nobody or several have.
+
+    >>> moon_candidate([0, 5, 0, 0]), moon_candidate([0, 0, 0, 0]), moon_candidate([1, 5, 0, 0])
+    (1, None, None)
+    """
+    takers = [seat for seat, points in enumerate(taken) if points]
+    return takers[0] if len(takers) == 1 else None
 
 
 class Hand:
@@ -467,31 +519,44 @@ class Hand:
 
     def why_not(self, seat: int, card: Card) -> str | None:
         """``None`` if ``seat`` may play ``card`` now, else the reason in plain words."""
+        refusal = self.refusal(seat, card)
+        if refusal is None:
+            return None
+        if refusal is Refusal.NOT_HELD:
+            return refusal.words(card=card)
+        if refusal is Refusal.FIRST_LEAD:
+            return refusal.words(card=ALL_CARDS[self._must_lead])
+        if refusal is Refusal.FOLLOW_SUIT:
+            return refusal.words(suit=Suit(self.trick[0] // 13))
+        return refusal.words()
+
+    def refusal(self, seat: int, card: Card) -> Refusal | None:
+        """``None`` if ``seat`` may play ``card`` now, else why not: :meth:`why_not`'s code."""
         if self.phase is Phase.PASSING:
-            return "Cards are being passed: choose three to pass first"
+            return Refusal.PASSING
         if self.phase is not Phase.PLAYING:
-            return "The hand is over"
+            return Refusal.HAND_OVER
         if seat != self.turn:
-            return "It is not your turn"
+            return Refusal.NOT_YOUR_TURN
         bit = 1 << card.index
         hand = self._hands[seat]
         if not hand & bit:
-            return f"You do not hold the {card.display}"
+            return Refusal.NOT_HELD
         legal = self.legal_mask(seat)
         if legal & bit:
             return None
         if not self.trick:
             if self._must_lead >= 0:
-                return f"The first lead must be the {ALL_CARDS[self._must_lead].display}"
+                return Refusal.FIRST_LEAD
             if bit & HEARTS_MASK and not self.hearts_broken:
-                return "Hearts are not broken yet"
-            return "No points on the first trick"
+                return Refusal.HEARTS_NOT_BROKEN
+            return Refusal.FIRST_TRICK
         led = Suit(self.trick[0] // 13)
         if hand & SUIT_MASKS[led] and card.suit is not led:
-            return f"You must follow {led.plural}"
+            return Refusal.FOLLOW_SUIT
         if legal == QS_BIT:
-            return "The old queen rule: the Q♠ must be discarded now"
-        return "No points on the first trick"
+            return Refusal.OLD_QUEEN
+        return Refusal.FIRST_TRICK
 
     def reasons(self, seat: int) -> dict[Card, str]:
         """For every card in the seat's hand that cannot be played now, why not."""
@@ -506,11 +571,11 @@ class Hand:
 
     def apply(self, move: Move) -> list[Event]:
         """Carry out one logged move (``pass``, ``play`` or ``moon``)."""
-        if move.kind == "pass":
+        if move.kind == MoveKind.PASS:
             return self.pass_cards(move.seat, move.cards, timeout=move.timeout)
-        if move.kind == "play" and len(move.cards) == 1:
+        if move.kind == MoveKind.PLAY and len(move.cards) == 1:
             return self.play(move.seat, move.cards[0], timeout=move.timeout)
-        if move.kind == "moon":
+        if move.kind == MoveKind.MOON:
             return self.choose_moon(move.seat, move.choice, timeout=move.timeout)
         raise RecordError(f"A hand cannot apply {move!r}")
 
@@ -536,7 +601,7 @@ class Hand:
         if mask & ~self._hands[seat]:
             raise InvalidPassError("You can only pass cards from your own hand")
         self._passes[seat] = mask
-        self.moves.append(_new(Move, ("pass", seat, tuple(cards_of(mask)), "", timeout)))
+        self.moves.append(_new(Move, (_PASS, seat, tuple(cards_of(mask)), "", timeout)))
         if all(self._passes):
             self._exchange()
 
@@ -611,7 +676,7 @@ class Hand:
         self._hands[seat] ^= bit
         self._must_lead = self._legal = -1
         # tuple.__new__ skips NamedTuple's slower Python-level constructor on this hot path.
-        self.moves.append(_new(Move, ("play", seat, _ALONE[index], "", timeout)))
+        self.moves.append(_new(Move, (_PLAY, seat, _ALONE[index], "", timeout)))
         trick = self.trick
         trick.append(index)
         if not self.hearts_broken and bit & self._breakers:
@@ -745,7 +810,7 @@ class Hand:
             raise IllegalMoveError(
                 "Choose 'others' (they take the points) or 'self' (you lose them)"
             )
-        self.moves.append(Move("moon", seat, choice=choice, timeout=timeout))
+        self.moves.append(Move(MoveKind.MOON.value, seat, choice=choice, timeout=timeout))
         self._finish(self._moon_points(MoonRule(choice)))
         assert self.points is not None
         return [HandScored(self.number, self.points)]

@@ -10,16 +10,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .cards import Card
 from .deal import check_seed, fingerprint
 from .errors import IllegalMoveError, MatchOverError, RecordError
 from .events import Event, HandDealt, MatchEnded
-from .hand import Hand, Move, Phase
+from .hand import Hand, Move, MoveKind, Phase, moon_open, moon_value, points_in_play
 from .rules import Rules, TieRule
 
-END_REASONS = ("target", "resigned", "left", "timed out")
+
+class EndReason(StrEnum):
+    """How a game ended (its value is what the result and a resignation's move store)."""
+
+    TARGET = "target"  # somebody reached the target
+    RESIGNED = "resigned"
+    LEFT = "left"  # three time-outs in a row
+    TIMED_OUT = "timed out"  # a missed deadline under the strict clock
+
+    @property
+    def early(self) -> bool:
+        """Whether the game ended against one seat before anybody reached the target."""
+        return self is not EndReason.TARGET
+
+
+END_REASONS = tuple(reason.value for reason in EndReason)
+EARLY_ENDS = tuple(reason.value for reason in EndReason if reason.early)
 SNAPSHOT_FORMAT = 2  # changes whenever what a snapshot holds changes
 
 
@@ -137,8 +154,8 @@ class Match:
     def apply(self, move: Move) -> list[Event]:
         if self.result is not None:
             raise MatchOverError("The game is over")
-        if move.kind == "resign":
-            return self.resign(move.seat, move.choice or "resigned")
+        if move.kind == MoveKind.RESIGN:
+            return self.resign(move.seat, move.choice or EndReason.RESIGNED)
         return self._act(lambda: self.hand.apply(move))
 
     def pass_cards(
@@ -170,11 +187,13 @@ class Match:
             lowest = min(self.totals)
             shared = self.totals.count(lowest) > 1
             if not (shared and self.rules.ties is TieRule.PLAY_ON):
-                return self._end(Result("target", places_for(self.totals), self.totals))
+                return self._end(
+                    Result(EndReason.TARGET.value, places_for(self.totals), self.totals)
+                )
         self.hand = self._deal(hand.number + 1)
         return [HandDealt(self.hand.number, self.hand.direction)]
 
-    def resign(self, seat: int, reason: str = "resigned") -> list[Event]:
+    def resign(self, seat: int, reason: str = EndReason.RESIGNED) -> list[Event]:
         """End the game against ``seat`` (``reason``: resigned, left or timed out).
 
         The hand in progress is not scored. The first hand is dealt when the match is made, so
@@ -185,10 +204,31 @@ class Match:
             raise MatchOverError("The game is over")
         if not 0 <= seat < self.players or isinstance(seat, bool):
             raise IllegalMoveError(f"There is no seat {seat!r} at this table")
-        if reason not in END_REASONS[1:]:
+        if reason not in EARLY_ENDS:
             raise IllegalMoveError(f"A game cannot end early because of {reason!r}")
-        self.moves.append(Move("resign", seat, choice=reason))
+        reason = EndReason(reason).value
+        self.moves.append(Move(MoveKind.RESIGN.value, seat, choice=reason))
         return self._end(Result(reason, places_for(self.totals, last=seat), self.totals, seat))
+
+    def may_be_last_hand(self) -> bool:
+        """Whether the hand in play could still end the match: whether some seat could reach
+        the target in it, with the points it has taken in the hand and every point still out,
+        or with a moon while one is still possible (a sun counts double where the rules allow
+        one).
+
+        >>> match = Match(Rules(target=25), bytes(32))
+        >>> match.may_be_last_hand()
+        True
+        >>> Match(Rules(target=100), bytes(32)).may_be_last_hand()
+        False
+        """
+        taken = self.hand.penalty_points()
+        out = points_in_play(self.rules) - sum(taken)
+        by_moon = moon_value(self.rules, sun=self.rules.shoot_the_sun) if moon_open(taken) else 0
+        for total, points in zip(self.totals, taken, strict=True):
+            if total + max(points + out, by_moon) >= self.rules.target:
+                return True
+        return False
 
     def _end(self, result: Result) -> list[Event]:
         self.result = result
@@ -238,7 +278,7 @@ class Match:
         no more, so its size and the work :meth:`from_snapshot` does are the same however
         long the match. It holds the seed and every hand: keep it as secret as the seed."""
         over_at_target = bool(self.hands) and self.hands[-1] is self.hand
-        resigned = self.result is not None and self.result.reason != "target"
+        resigned = self.result is not None and self.result.reason != EndReason.TARGET
         kept = self.hands[-1:] if over_at_target else [*self.hands[-1:], self.hand]
         earlier = self.hand_points()[: len(self.hand_points()) - (1 if self.hands else 0)]
         return {

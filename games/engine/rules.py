@@ -58,7 +58,9 @@ class Clock(StrEnum):
     STRICT = "strict"
 
 
-# Cards removed so that the pack divides evenly, by number of players.
+# Cards removed so that the pack divides evenly, by number of players. The independent checkers
+# (scripts/check_record.py, static/js/verify.js) keep their own copies of this table and the next
+# on purpose; tests/test_check_record.py holds the script's copies to these.
 _REMOVALS: Final = {3: ("2D",), 4: (), 5: ("2C", "2D"), 6: ("2C", "2D", "3C", "2S")}
 
 # Pass offsets (seat + offset) in the order the cycle runs; 0 is a hand without a pass.

@@ -12,6 +12,9 @@
   const ALGORITHM = "hearts-deal-v1";
   const CANONICAL = [];
   for (const suit of "CDHS") for (const rank of "23456789TJQKA") CANONICAL.push(rank + suit);
+  // The cards taken out and the pass cycles copy the engine's tables (games/engine/rules.py) on
+  // purpose: this checker is independent of the site's code, so that a player's browser checks
+  // a record without trusting the server. Change them only with the engine and docs/fairness.md.
   const REMOVED = { 3: ["2D"], 4: [], 5: ["2C", "2D"], 6: ["2C", "2D", "3C", "2S"] };
   // Pass offsets (to seat + offset) by hand, cycling; 0 is a hand without a pass.
   const PASS_CYCLES = { 3: [1, 2, 0], 4: [1, 3, 2, 0], 5: [1, 4, 2, 3, 0], 6: [1, 5, 2, 4, 3, 0] };

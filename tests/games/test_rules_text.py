@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import PRESETS, Rules
-from games.rules_text import describe, summary
+from games.words import describe, summary
 
 
 def _text(rules: Rules, option: str) -> str:

@@ -15,7 +15,7 @@ from games import selectors, services
 from games.engine import PRESETS
 from games.forms import TableForm
 from games.models import Game, Table
-from games.rules_text import describe, summary
+from games.words import describe, summary
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games.engine import PRESETS, Rules
-from games.rules_text import describe, summary
+from games.words import describe, summary
 from learn.reasons import _ANCHORS
 from learn.rules_pages import OPTIONS, rules_url
 

@@ -1,8 +1,12 @@
-"""A table's rules in plain words: the one place that says a :class:`Rules` for people.
+"""The words people read, in one place: a table's rules, the options' names, places, how a game
+ended and its result.
 
-Every sentence is built from the ``Rules`` values and the engine's constants, so the words can
-never disagree with the game being played. Pages (the table, the lobby, the rules pages) call
-:func:`describe` for the full list and :func:`summary` for one line.
+Every sentence about the rules is built from the ``Rules`` values and the engine's constants, so
+the words can never disagree with the game being played. Pages (the table, the lobby, the rules
+pages) call :func:`describe` for the full list and :func:`summary` for one line; the create-table
+form, the rules pages' table of differences, the game pages, the profile and the staff's pages
+take their option names, ordinals and end reasons from here. No Django import: the words are
+plain strings.
 
 >>> summary(Rules())
 '4 players · to 100 · moon: others take 26'
@@ -19,11 +23,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.engine import (
-    ALL_CARDS,
     CARD_SECONDS,
     PASS_SECONDS,
     Card,
     Clock,
+    EndReason,
     FirstLead,
     MoonRule,
     Rules,
@@ -31,6 +35,7 @@ from games.engine import (
     Suit,
     TieRule,
     pass_direction_name,
+    points_in_play,
 )
 from games.engine.rules import JACK_OF_DIAMONDS_BONUS as JACK_BONUS
 from games.engine.rules import PASS_SIZE
@@ -57,7 +62,7 @@ class RuleLine:
 
 def moon_points(rules: Rules) -> int:
     """The points in play in one hand: what a moon gives away (26 with a full pack)."""
-    return sum(card.points for card in ALL_CARDS if card in rules.deck)
+    return points_in_play(rules)
 
 
 def describe(rules: Rules) -> list[RuleLine]:
@@ -308,3 +313,202 @@ def _card_list(cards: tuple[Card, ...]) -> str:
     names = [f"the {card.display}" for card in cards]
     text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return text[0].upper() + text[1:]
+
+
+# The options' names ------------------------------------------------------------------------
+
+# Each option's name in the rules pages' table of differences.
+OPTION_TITLES: Final = {
+    "players": "Players",
+    "short_pack": "Leftover cards",
+    "first_lead": "First lead",
+    "points_on_first_trick": "Points on the first trick",
+    "queen_breaks_hearts": f"The {QUEEN.display} breaks hearts",
+    "moon": "Shooting the moon",
+    "shoot_the_sun": "Shooting the sun",
+    "jack_of_diamonds": f"Jack of diamonds {MINUS}{JACK_BONUS}",
+    "old_queen": "The old queen rule",
+    "target": "Target",
+    "ties": "Equal lowest totals",
+    "clock": "Clock",
+}
+# Short words for each option's values, for that table.
+OPTION_VALUES: Final[dict[str, dict[str, str]]] = {
+    "short_pack": {ShortPack.REMOVE: "taken out", ShortPack.KITTY: "kitty"},
+    "first_lead": {
+        FirstLead.LOWEST_CLUB: "lowest club",
+        FirstLead.LEFT_OF_DEALER: "left of the dealer",
+    },
+    "moon": {
+        MoonRule.OTHERS: "others +26",
+        MoonRule.SELF: f"shooter {MINUS}26",
+        MoonRule.CHOOSE: "shooter chooses",
+        MoonRule.AUTOMATIC: "automatic",
+    },
+    "ties": {TieRule.SHARE: "share first place", TieRule.PLAY_ON: "play another hand"},
+    "clock": {Clock.RELAXED: "relaxed", Clock.STRICT: "strict"},
+}
+YES_NO: Final = {True: "yes", False: "no"}
+ALLOWED: Final = {True: "allowed", False: "forbidden"}
+
+# Each option's label on the create-table form, and the words of its choices.
+FORM_LABELS: Final = {
+    "target": "Target",
+    "moon": "Shooting the moon",
+    "short_pack": "Odd cards",
+    "first_lead": "First lead",
+    "ties": "Tied lowest",
+    "clock": "Clock",
+    "points_on_first_trick": "Points allowed on the first trick",
+    "queen_breaks_hearts": "The queen breaks hearts",
+    "shoot_the_sun": "Shooting the sun",
+    "jack_of_diamonds": f"Jack of diamonds {MINUS}{JACK_BONUS}",
+    "old_queen": "Old queen rule",
+}
+FORM_CHOICES: Final[dict[str, dict[str, str]]] = {
+    "moon": {
+        MoonRule.OTHERS: "Everybody else takes 26",
+        MoonRule.SELF: "The shooter takes 26 off",
+        MoonRule.CHOOSE: "The shooter chooses",
+        MoonRule.AUTOMATIC: "Automatic: others +26 unless that leaves the shooter behind",
+    },
+    "short_pack": {ShortPack.REMOVE: "Take low cards out", ShortPack.KITTY: "Deal them to a kitty"},
+    "first_lead": {
+        FirstLead.LOWEST_CLUB: "The lowest club leads",
+        FirstLead.LEFT_OF_DEALER: "The player left of the dealer leads",
+    },
+    "ties": {TieRule.SHARE: "share", TieRule.PLAY_ON: "play another hand"},
+    "clock": {Clock.RELAXED: "relaxed", Clock.STRICT: "strict"},
+}
+AS_THE_SET_SAYS: Final = "As the rule set says"
+
+
+# The rules in short, one sentence an option (the game pages) ---------------------------------
+
+
+def rules_in_short(rules: Rules) -> list[str]:
+    """One short sentence per option, as the table's players met them."""
+    lines = [f"{rules.players} players, to {rules.target} points."]
+    if rules.removed_cards:
+        removed = ", ".join(card.display for card in rules.removed_cards)
+        lines.append(f"Removed from the pack: {removed}.")
+    if rules.short_pack is ShortPack.KITTY and rules.kitty_size:
+        lines.append(
+            f"A kitty of {rules.kitty_size} cards goes to whoever takes the first penalty card."
+        )
+    if rules.first_lead is FirstLead.LOWEST_CLUB:
+        lines.append("The lowest club in play leads the first trick.")
+    else:
+        lines.append("The player left of the dealer leads the first trick.")
+    lines.append(
+        "Points may be played on the first trick."
+        if rules.points_on_first_trick
+        else f"No hearts and no {QUEEN.display} on the first trick."
+    )
+    if rules.queen_breaks_hearts:
+        lines.append(f"The {QUEEN.display} breaks hearts.")
+    lines.append(_MOON_IN_SHORT[rules.moon])
+    if rules.shoot_the_sun:
+        lines.append("Shooting the sun (every trick) counts 52.")
+    if rules.jack_of_diamonds:
+        lines.append(f"The {JACK.display} takes {JACK_BONUS} points off whoever wins it.")
+    if rules.old_queen:
+        lines.append(f"The {QUEEN.display} must be discarded at the first chance.")
+    lines.append(
+        "Equal lowest totals share first place."
+        if rules.ties is TieRule.SHARE
+        else "Equal lowest totals play another hand."
+    )
+    lines.append(
+        "Strict clock: a missed deadline ends the game."
+        if rules.clock is Clock.STRICT
+        else "Relaxed clock: the table plays for a player out of time."
+    )
+    return lines
+
+
+_MOON_IN_SHORT: Final = {
+    MoonRule.OTHERS: "Shooting the moon adds 26 to everyone else.",
+    MoonRule.SELF: "Shooting the moon takes 26 off the shooter.",
+    MoonRule.CHOOSE: "The moon shooter chooses: 26 to everyone else or 26 off their own total.",
+    MoonRule.AUTOMATIC: "Shooting the moon adds 26 to everyone else, unless that leaves the "
+    "shooter behind at the end; then 26 come off the shooter instead.",
+}
+
+
+# Places, end reasons and results -------------------------------------------------------------
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
+    """
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
+
+
+# How a game ended early, after the name of the player it ended against: "carol ran out of
+# time" (the game pages and the replay).
+ENDED_EARLY: Final[dict[str, str]] = {
+    EndReason.RESIGNED: "resigned",
+    EndReason.LEFT: "left",
+    EndReason.TIMED_OUT: "ran out of time",
+}
+# The same, as a note after that player's line of the table's result: "(out of time)".
+ENDED_EARLY_NOTES: Final[dict[str, str]] = {
+    EndReason.RESIGNED: "resigned",
+    EndReason.LEFT: "left",
+    EndReason.TIMED_OUT: "out of time",
+}
+# The same, for the staff's list of abandonments.
+ABANDONMENT_REASONS: Final[dict[str, str]] = {
+    EndReason.LEFT: "Three time-outs in a row",
+    EndReason.TIMED_OUT: "A missed deadline (strict clock)",
+    EndReason.RESIGNED: "Resigned before the last hand",
+}
+
+
+def ended_by_clock(reason: str, name: str) -> str:
+    """The table's notice of a game the clock ended against ``name`` (``reason`` is ``left``
+    or ``timed out``)."""
+    if reason == EndReason.LEFT:
+        return f"{name} ran out of time three times in a row and left the game."
+    return f"{name} ran out of time: the game ends against them."
+
+
+def result_line(place: int, name: str, total: int, ended_early: str | None = None) -> str:
+    """A seat's line of a finished game's result: "1st: alice, 45 points", and for the player
+    the game ended against, how ("4th: bob, 60 points (resigned)").
+
+    >>> result_line(4, "bob", 60, "timed out")
+    '4th: bob, 60 points (out of time)'
+    """
+    note = f" ({ENDED_EARLY_NOTES[ended_early]})" if ended_early in ENDED_EARLY_NOTES else ""
+    return f"{ordinal(place)}: {name}, {total} points{note}"
+
+
+def outcome(winners: list[str], ended_early: tuple[str, str] | None = None) -> str:
+    """The result in a few words: won by alice, shared by alice and bob; with ``ended_early``
+    (the name and the end reason) who ended it how: "; carol resigned".
+
+    >>> outcome(["alice", "bob"], ("carol", "timed out"))
+    'Shared by alice and bob; carol ran out of time'
+    """
+    if len(winners) == 1:
+        text = f"Won by {winners[0]}"
+    else:
+        text = f"Shared by {', '.join(winners[:-1])} and {winners[-1]}"
+    if ended_early is not None:
+        name, reason = ended_early
+        text += f"; {name} {ENDED_EARLY[reason]}"
+    return text
+
+
+# The verification form's words for what happens to the cards that do not divide evenly.
+VERIFY_SHORT_PACK: Final[dict[str, str]] = {
+    ShortPack.REMOVE: "Removed from the pack",
+    ShortPack.KITTY: "Dealt to a kitty",
+}
