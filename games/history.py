@@ -33,9 +33,10 @@ from .history_selectors import (
     replay_state,
     replay_steps,
 )
-from .history_words import outcome_in_words, rules_in_words
+from .history_words import outcome_in_words
 from .models import Game
 from .records import game_record as build_record
+from .words import rules_in_short
 
 GAMES_PER_PAGE = 25
 
@@ -112,7 +113,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     rules = Rules.from_json(game.rules)
     context.update(
         {
-            "rules_words": rules_in_words(rules),
+            "rules_words": rules_in_short(rules),
             "placements": placements(game, players, match),
             "outcome": outcome_in_words(game, players),
             "hand_rows": hand_rows(match),

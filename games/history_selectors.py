@@ -10,9 +10,10 @@ from django.db.models import QuerySet
 from games.engine import Card, Hand, Match, Phase, cards_of
 
 from . import selectors
-from .history_words import EARLY_ENDS, ORDINALS, early_end_words, outcome_in_words, step_words
+from .history_words import EARLY_ENDS, early_end_words, outcome_in_words, step_words
 from .models import Game, GamePlayer
 from .records import played_hands
+from .words import ordinal
 
 # The list ----------------------------------------------------------------------------------
 
@@ -223,7 +224,7 @@ def placements(game: Game, players: list[GamePlayer], match: Match) -> list[dict
             {
                 "player": player,
                 "place": place,
-                "place_words": ORDINALS.get(place, f"{place}th") if place else "",
+                "place_words": ordinal(place) if place else "",
                 "total": match.totals[player.seat],
                 "note": note,
                 "rating": ratings.get(player.seat),

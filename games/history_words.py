@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from games.engine import Clock, FirstLead, Hand, MoonRule, Move, Rules, ShortPack, TieRule
+from games.engine import EARLY_ENDS, Hand, Move
 
 from .models import Game, GamePlayer
-
-EARLY_ENDS = ("resigned", "left", "timed out")
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+from .words import ENDED_EARLY
 
 
 def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
@@ -32,60 +30,7 @@ def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
 
 
 def early_end_words(reason: str) -> str:
-    return {"resigned": "resigned", "left": "left", "timed out": "ran out of time"}[reason]
-
-
-# The rules in words ------------------------------------------------------------------------
-
-
-def rules_in_words(rules: Rules) -> list[str]:
-    """One short sentence per option, as the table's players met them."""
-    lines = [f"{rules.players} players, to {rules.target} points."]
-    if rules.removed_cards:
-        removed = ", ".join(card.display for card in rules.removed_cards)
-        lines.append(f"Removed from the pack: {removed}.")
-    if rules.short_pack is ShortPack.KITTY and rules.kitty_size:
-        lines.append(
-            f"A kitty of {rules.kitty_size} cards goes to whoever takes the first penalty card."
-        )
-    if rules.first_lead is FirstLead.LOWEST_CLUB:
-        lines.append("The lowest club in play leads the first trick.")
-    else:
-        lines.append("The player left of the dealer leads the first trick.")
-    lines.append(
-        "Points may be played on the first trick."
-        if rules.points_on_first_trick
-        else "No hearts and no Q♠ on the first trick."
-    )
-    if rules.queen_breaks_hearts:
-        lines.append("The Q♠ breaks hearts.")
-    lines.append(_MOON_WORDS[rules.moon])
-    if rules.shoot_the_sun:
-        lines.append("Shooting the sun (every trick) counts 52.")
-    if rules.jack_of_diamonds:
-        lines.append("The J♦ takes 10 points off whoever wins it.")
-    if rules.old_queen:
-        lines.append("The Q♠ must be discarded at the first chance.")
-    lines.append(
-        "Equal lowest totals share first place."
-        if rules.ties is TieRule.SHARE
-        else "Equal lowest totals play another hand."
-    )
-    lines.append(
-        "Strict clock: a missed deadline ends the game."
-        if rules.clock is Clock.STRICT
-        else "Relaxed clock: the table plays for a player out of time."
-    )
-    return lines
-
-
-_MOON_WORDS = {
-    MoonRule.OTHERS: "Shooting the moon adds 26 to everyone else.",
-    MoonRule.SELF: "Shooting the moon takes 26 off the shooter.",
-    MoonRule.CHOOSE: "The moon shooter chooses: 26 to everyone else or 26 off their own total.",
-    MoonRule.AUTOMATIC: "Shooting the moon adds 26 to everyone else, unless that leaves the "
-    "shooter behind at the end; then 26 come off the shooter instead.",
-}
+    return ENDED_EARLY[reason]
 
 
 # The replay in words -----------------------------------------------------------------------

@@ -51,8 +51,6 @@ def check_may_queue(user: User) -> None:
 def may_play_rated(user: User) -> bool:
     """Whether rated tables and the rated queue are open to ``user`` now: what the lobby
     offers them."""
-    from games.services import ServiceError  # the services import this module
-
     try:
         check_may_queue(user)
     except ServiceError:

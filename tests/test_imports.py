@@ -60,7 +60,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "learn.reasons",
             "games.broadcasts",
             "games.fragments",
-            "games.rules_text",
+            "games.words",
             "games.deals",
         ),
     ),
