@@ -85,8 +85,9 @@ def test_the_lobby_offers_the_rated_box_only_to_those_rated_tables_would_seat() 
         page = _signed_in(name).get(reverse("lobby")).content.decode()
         assert 'name="rated"' not in page, name
         assert "Rated tables are closed to you for now: your table will be casual." in page
+        assert "Join the rated queue" not in page, name  # nor the queue, which would refuse
     page = _signed_in("bob").get(reverse("lobby")).content.decode()
-    assert 'name="rated"' in page
+    assert 'name="rated"' in page and "Join the rated queue" in page
     assert "Rated tables are closed to you" not in page
 
 
