@@ -8,7 +8,7 @@ straight into the tables (no game is played out: a void reads only the games' pl
 rating changes), each rated in the order the games ended through the site's own rating maths,
 so that the rating changes and the ratings are what the site would have saved. Then it voids an
 early game twice: first as the site did before (every person's row locked and every rating
-recomputed from scratch, in one transaction), then as it does now (``games.moderation``: the
+recomputed from scratch, in one transaction), then as it does now (``moderation.voiding``: the
 later games the void reaches rated again in batches, nothing locked but for two short moments),
 and last, as it does now, a late game.
 
@@ -321,7 +321,7 @@ def void_as_before(game_id: int, staff: User) -> None:
 
 
 def void_as_now(game_id: int, staff: User) -> None:
-    from games.moderation import void_game
+    from moderation.voiding import void_game
 
     void_game(game_id, staff, "bench: as now")
 

@@ -7,7 +7,7 @@ players' user rows first, so two games that end at the same time with a person i
 rated one after the other. ``recompute_all`` replays every rated game in the order they ended
 (``finished_at``, then id) through the same arithmetic, and so gives the same numbers.
 
-After a void (``games.moderation.void_game``) only what the voided game changed is worked out
+After a void (``moderation.voiding.void_game``) only what the voided game changed is worked out
 again: its players' later games, and the later games of everyone who played one of those, in
 the order the games ended, each from its players' numbers just before it (what the rating
 changes keep, ``mu_before`` and ``sigma_before``). The result is what ``recompute_all`` would

@@ -13,7 +13,7 @@ from games.engine import (
     Refusal,
     Rules,
 )
-from tests.engine.playing import seed, step
+from tests.helpers.engine import seed, step
 
 
 def test_the_kinds_and_end_reasons_are_the_strings_records_hold() -> None:

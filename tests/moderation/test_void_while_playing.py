@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.db import connection, connections
 
 from games.models import Game
-from games.moderation import void_game
+from moderation.voiding import void_game
 from ratings import services as ratings
 from ratings.models import RatingChange
 from tests.helpers.finishing import every_rating, play_out, start
