@@ -182,7 +182,7 @@ def test_the_host_makes_a_new_invite_link_and_the_old_one_lets_nobody_in() -> No
     assert response.redirect_chain == [(f"{table.get_absolute_url()}?code={new}", 302)]
     html = response.content.decode()
     assert "Here is the new invite link: the old one no longer works." in html
-    assert f"<code>http://testserver/t/join/{new}/</code>" in html
+    assert f'<code id="invite-link">http://testserver/t/join/{new}/</code>' in html
     assert _client(erin).get(reverse("invite", args=[old])).status_code == 404
     assert _client(erin).get(table.get_absolute_url(), {"code": old}).status_code == 404
     assert _client(erin).post(reverse("sit", args=[table.pk, 2]), {"code": old}).status_code == 404
@@ -446,7 +446,7 @@ async def test_a_screen_let_in_by_the_old_link_is_closed_and_never_sent_the_new_
 
     closed = await watcher.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4403}
-    link = f"<code>http://localhost/t/join/{table.invite_code}/</code>"
+    link = f'<code id="invite-link">http://localhost/t/join/{table.invite_code}/</code>'
     assert link in await host.receive_from(timeout=5)
     assert link in await player.receive_from(timeout=5)  # seated: still at the table
     refused = table_socket(table.pk, erin, code=old)
