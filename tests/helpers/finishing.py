@@ -11,7 +11,7 @@ from games.engine import Match, Rules, fingerprint
 from games.models import Game, MoveRecord
 from ratings.models import Rating, RatingChange
 from tests.helpers.engine import seed, step
-from tests.helpers.tables import everyone_passes, play_one, table_with
+from tests.helpers.tables import everyone_passes, people, play_one, table_with
 
 
 def every_rating() -> tuple[dict[str, tuple[float, float, int]], list[tuple[object, ...]]]:
@@ -76,3 +76,17 @@ def play_a_card(game: Game) -> None:
     """Everyone passes (if the hand starts with a pass), then whoever leads plays."""
     everyone_passes(game)
     play_one(game)
+
+
+def a_season() -> list[Game]:
+    """Six rated games among five people, each line-up overlapping the next."""
+    alice, bob, carol, dave, erin = people("alice", "bob", "carol", "dave", "erin")
+    line_ups = [
+        [alice, bob, carol, dave],
+        [erin, alice, bob, carol],
+        [dave, erin, alice, bob],
+        [carol, dave, erin, alice],
+        [bob, carol, dave, erin],
+        [alice, carol, erin, bob],
+    ]
+    return [play_out(start(line_up), 40 + n) for n, line_up in enumerate(line_ups)]

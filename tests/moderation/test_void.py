@@ -19,26 +19,12 @@ from moderation.models import AuditEntry
 from moderation.voiding import void_game
 from ratings.maths import Skill, rate
 from ratings.models import Rating, RatingChange
-from tests.helpers.finishing import every_rating, play_a_card, play_out, start
+from tests.helpers.finishing import a_season, every_rating, play_a_card, play_out, start
 from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = "/admin/games/game/"
-
-
-def _a_season() -> list[Game]:
-    """Six rated games among five people, each line-up overlapping the next."""
-    alice, bob, carol, dave, erin = people("alice", "bob", "carol", "dave", "erin")
-    line_ups = [
-        [alice, bob, carol, dave],
-        [erin, alice, bob, carol],
-        [dave, erin, alice, bob],
-        [carol, dave, erin, alice],
-        [bob, carol, dave, erin],
-        [alice, carol, erin, bob],
-    ]
-    return [play_out(start(line_up), 40 + n) for n, line_up in enumerate(line_ups)]
 
 
 def _staff(name: str = "sam") -> User:
@@ -62,7 +48,7 @@ def _void_through_the_admin(client: Client, game: Game, reason: str) -> str:
 
 
 def test_a_void_recomputes_every_later_rating_exactly_as_a_fresh_recompute() -> None:
-    games = _a_season()
+    games = a_season()
     before = every_rating()
     voided = games[1]
 
@@ -81,7 +67,7 @@ def test_a_void_recomputes_every_later_rating_exactly_as_a_fresh_recompute() -> 
 
 
 def test_the_new_ratings_are_the_rating_maths_over_the_games_left_in_order() -> None:
-    games = _a_season()
+    games = a_season()
     void_game(games[2].pk, _staff(), "a bug dealt twice")
 
     skills: dict[str, Skill] = {}

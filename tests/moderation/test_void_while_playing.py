@@ -17,22 +17,8 @@ from games.models import Game
 from moderation.voiding import void_game
 from ratings import services as ratings
 from ratings.models import RatingChange
-from tests.helpers.finishing import every_rating, play_out, start
+from tests.helpers.finishing import a_season, every_rating, play_out, start
 from tests.helpers.tables import people
-
-
-def _a_season() -> list[Game]:
-    """Six rated games among five people, each line-up overlapping the next."""
-    alice, bob, carol, dave, erin = people("alice", "bob", "carol", "dave", "erin")
-    line_ups = [
-        [alice, bob, carol, dave],
-        [erin, alice, bob, carol],
-        [dave, erin, alice, bob],
-        [carol, dave, erin, alice],
-        [bob, carol, dave, erin],
-        [alice, carol, erin, bob],
-    ]
-    return [play_out(start(line_up), 40 + n) for n, line_up in enumerate(line_ups)]
 
 
 def _staff() -> User:
@@ -63,7 +49,7 @@ def _between_batches(monkeypatch: pytest.MonkeyPatch, then: Any) -> None:
 def test_games_that_end_while_a_void_rates_the_later_games_again_count_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    games = _a_season()
+    games = a_season()
     alice, frank, gina, hal, ivy, jo, kim = people(
         "alice", "frank", "gina", "hal", "ivy", "jo", "kim"
     )
@@ -92,7 +78,7 @@ def test_a_game_ends_and_is_rated_while_a_void_works_through_the_later_games(
 ) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("SQLite lets one writer in at a time: a void's batches take turns with games")
-    games = _a_season()
+    games = a_season()
     last = start(people("alice", "bob", "carol", "dave"))
     ending = threading.Thread(target=_play_out_on_its_own_connection, args=(last,))
     ended_before_the_void_went_on: list[bool] = []
