@@ -247,7 +247,7 @@ def _seat(group: Sequence[Seeker], queue: Queue) -> Table | None:
         for seeker, reason in refused:
             seeker.delete()
             transaction.on_commit(partial(_tell_left, seeker.user_id, reason))
-        transaction.on_commit(lambda: _announce({queue}))
+        _announce({queue})
         return None
     order = list(users)
     secrets.SystemRandom().shuffle(order)  # who sits where, and so who leads first
@@ -267,7 +267,7 @@ def _seat(group: Sequence[Seeker], queue: Queue) -> Table | None:
     url = table.get_absolute_url()
     messages = {seeker_group(u.pk): {"type": "queue.seated", "url": url} for u in users}
     transaction.on_commit(lambda: broadcasts.send(messages))
-    transaction.on_commit(lambda: _announce({queue}))
+    _announce({queue})
     log.info("Rated table %s: %s", table.pk, ", ".join(u.username for u in order))
     return table
 
