@@ -40,7 +40,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from games.engine import Card, Hand, IllegalMoveError, Match, Move, Rules, cards_of
+from games.engine import Card, Hand, IllegalMoveError, Match, Move, MoveKind, Rules, cards_of
 from ratings.maths import MODEL
 
 ALPHA = 0.001  # the chance, over all pairs at once, of flagging an honest pair
@@ -144,7 +144,11 @@ def feeds_in(game: RatedGame) -> Iterator[Feed]:
         replay = _dealt_again(match.rules, hand)
         for move in hand.moves:
             done = len(replay.tricks)
-            if move.kind == "play" and done < len(hand.tricks) and _chose_to_feed(replay, move):
+            if (
+                move.kind == MoveKind.PLAY
+                and done < len(hand.tricks)
+                and _chose_to_feed(replay, move)
+            ):
                 yield _feed(game, hand, done + 1, move.cards[0], won)
             replay.apply(move)
 
@@ -193,7 +197,7 @@ def _could_stop(match: Match, hand: Hand, seat: int) -> bool:
     of ``hand``: the hand is dealt again and replayed, and each other card tried."""
     replay = _dealt_again(match.rules, hand)
     for move in hand.moves:
-        if move.kind == "play" and move.seat == seat and _takes_instead(replay, hand, move):
+        if move.kind == MoveKind.PLAY and move.seat == seat and _takes_instead(replay, hand, move):
             return True
         replay.apply(move)
     return False

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 
-from games.engine import HeartsError, parse_cards
+from games.engine import MOVE_KINDS, HeartsError, MoveKind, parse_cards
 
 from .errors import ServiceError
 
@@ -54,7 +54,7 @@ def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
     if not isinstance(data, dict):
         raise ServiceError("A move is a JSON object")
     action = data.get("action")
-    if action not in ("pass", "play", "moon", "resign"):
+    if action not in MOVE_KINDS:
         raise ServiceError("Unknown action")
     version = data.get("version")
     if isinstance(version, str) and re.fullmatch(r"[0-9]{1,9}", version):
@@ -66,7 +66,7 @@ def check_move_shape(data: Any) -> tuple[str, list[str], str, int]:
         cards = cards.replace(",", " ").split()
     if not isinstance(cards, list) or len(cards) > 3 or not all(isinstance(c, str) for c in cards):
         raise ServiceError("Cards must be a list of up to three cards like 'QS'")
-    if action == "play" and len(cards) != 1:
+    if action == MoveKind.PLAY and len(cards) != 1:
         raise ServiceError("Choose one card to play")
     choice = data.get("choice", "")
     if not isinstance(choice, str) or len(choice) > 20:

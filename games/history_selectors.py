@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.engine import Card, Hand, Match, Phase, cards_of
+from games.engine import Card, EndReason, Hand, Match, MoveKind, Phase, cards_of
 
 from . import selectors
 from .history_words import EARLY_ENDS, early_end_words, outcome_in_words, step_words
@@ -38,7 +38,7 @@ def finished_games(filters: dict[str, Any]) -> QuerySet[Game]:
         games = games.filter(rated=filters["rated"] == "yes")
     result = filters.get("result")
     if result == "finished":
-        games = games.filter(status=Game.Status.FINISHED, result__reason="target")
+        games = games.filter(status=Game.Status.FINISHED, result__reason=EndReason.TARGET)
     elif result == "early":
         games = games.filter(status=Game.Status.FINISHED, result__reason__in=EARLY_ENDS)
     if filters.get("since"):
@@ -183,7 +183,7 @@ def _table_cards(hand: Hand, step: Step, names: list[str]) -> dict[str, Any]:
         cards = [(names[seat], card) for seat, card in hand.current_trick]
         return {"cards": cards, "winner": None, "points": 0}
     last = hand.moves[step.moves - 1] if step.moves else None
-    if last is not None and last.kind == "play" and hand.tricks:
+    if last is not None and last.kind == MoveKind.PLAY and hand.tricks:
         trick = hand.tricks[-1]
         cards = [
             (names[trick.seat_of(i, hand.players)], card) for i, card in enumerate(trick.cards)

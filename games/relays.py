@@ -35,7 +35,7 @@ from typing import Any
 from channels.layers import BaseChannelLayer
 from django.template.loader import render_to_string
 
-from games.engine import HeartsError, Move, parse_cards
+from games.engine import EndReason, HeartsError, Move, MoveKind, parse_cards
 from moderation import gates
 
 from . import broadcasts, effects, live, selectors, services
@@ -56,7 +56,7 @@ RETRY_SECONDS = 0.5  # after the layer failed to deliver
 SANCTIONS_KEPT_SECONDS = 30.0
 # The moves whose news carries the move itself, for the other processes holding the table's
 # players to follow without loading the game: those everyone sees. A pass's cards are hidden.
-PUBLIC_MOVES = ("play", "moon")
+PUBLIC_MOVES = (MoveKind.PLAY, MoveKind.MOON)
 
 
 @dataclass(eq=False)
@@ -270,14 +270,14 @@ class Relay:
             if time.monotonic() - screen.checked > SANCTIONS_KEPT_SECONDS:
                 gates.check_may_play(user)  # type: ignore[arg-type]  # refused in its own words
                 screen.checked = time.monotonic()
-            resign = move.action == "resign"
+            resign = move.action == MoveKind.RESIGN
             outcome = services.act(
                 game.pk,
                 seat,
                 move.action,
                 version=None if resign else move.version,
                 cards=move.cards,
-                choice="resigned" if resign else move.choice,
+                choice=EndReason.RESIGNED if resign else move.choice,
                 held=state.running,
                 publish=False,
             )

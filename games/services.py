@@ -30,10 +30,12 @@ from accounts.validators import invisible_character_in
 from games.engine import (
     PRESETS,
     Clock,
+    EndReason,
     Event,
     HeartsError,
     Match,
     Move,
+    MoveKind,
     Phase,
     Rules,
     new_seed,
@@ -424,7 +426,7 @@ def _act_on(
         # Passes are made at the same time: one seen before another seat's pass of the
         # same hand still stands. Anything else made on an old table is refused.
         hand_started = match.version - len(match.hand.moves)
-        if not (kind == "pass" and hand_started <= version < game.version):
+        if not (kind == MoveKind.PASS and hand_started <= version < game.version):
             raise StaleVersion()
     if timeout:
         kind, cards, choice = _timed_out(state, seat, kind, cards, choice)
@@ -443,13 +445,15 @@ def _act_on(
     bots = state.bots
     player = state.player(seat)
     count = player.timeouts_in_a_row
-    if kind != "resign":
+    if kind != MoveKind.RESIGN:
         count = count + 1 if timeout else 0
     finished = match.result is not None
     if finished:
         _finish(game, match)
     else:
-        _set_deadline(game, match, bots, keep=kind == "pass", pause=effects.trick_pause(events))
+        _set_deadline(
+            game, match, bots, keep=kind == MoveKind.PASS, pause=effects.trick_pause(events)
+        )
     # A move alone is its one statement; a time-out counted (or the count reset after one) or
     # the game's end, with its rating, are written with it in one transaction.
     alone = not finished and count == player.timeouts_in_a_row
@@ -544,10 +548,10 @@ def _timed_out(
     if seat not in seats_to_act(match):
         raise StaleVersion()
     if match.rules.clock is Clock.STRICT:
-        return "resign", (), "timed out"
+        return MoveKind.RESIGN, (), EndReason.TIMED_OUT
     player = state.player(seat)
     if not player.is_bot and player.timeouts_in_a_row + 1 >= TIMEOUTS_TO_LEAVE:
-        return "resign", (), "left"
+        return MoveKind.RESIGN, (), EndReason.LEFT
     return kind, cards, choice
 
 
@@ -583,8 +587,8 @@ def bot_seats(game: Game) -> set[int]:
     return set(game.players.filter(is_bot=True).values_list("seat", flat=True))
 
 
-def resign(game_id: int, seat: int, reason: str = "resigned") -> Outcome:
-    return act(game_id, seat, "resign", version=None, choice=reason)
+def resign(game_id: int, seat: int, reason: str = EndReason.RESIGNED) -> Outcome:
+    return act(game_id, seat, MoveKind.RESIGN, version=None, choice=reason)
 
 
 def _finish(game: Game, match: Match) -> None:

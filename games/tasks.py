@@ -25,7 +25,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.bots import Bot, make_bot, safe_bot
-from games.engine import Phase, SeatView, seat_view
+from games.engine import MoveKind, Phase, SeatView, seat_view
 
 from . import services
 from .models import Game
@@ -147,7 +147,7 @@ def play_bots(game_id: int, version: int, state: services.Running | None = None)
 def decide(bot: Bot, view: SeatView) -> tuple[str, list[str], str]:
     """The move ``bot`` makes from ``view``: (kind, cards, choice) for :func:`services.act`."""
     if view.phase is Phase.PASSING:
-        return "pass", [str(c) for c in bot.choose_pass(view)], ""
+        return MoveKind.PASS, [str(c) for c in bot.choose_pass(view)], ""
     if view.phase is Phase.MOON_CHOICE:
-        return "moon", [], bot.choose_moon(view)
-    return "play", [str(bot.choose_play(view))], ""
+        return MoveKind.MOON, [], bot.choose_moon(view)
+    return MoveKind.PLAY, [str(bot.choose_play(view))], ""
