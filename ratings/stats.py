@@ -21,7 +21,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 
 from games.engine import EARLY_ENDS, Match, Move, Rules
 from games.models import Game, GamePlayer, MoveRecord
-from games.words import ordinal
+from games.words import ENDED_EARLY, ordinal
 
 from .maths import change_text
 from .models import GameTally, RatingChange
@@ -56,6 +56,11 @@ class RecentGame:
     @property
     def ended_early(self) -> bool:
         return self.reason in EARLY_ENDS and bool(self.forfeited_by)
+
+    @property
+    def ended_how(self) -> str:
+        """How the game ended against ``forfeited_by``, in the game pages' words."""
+        return ENDED_EARLY.get(self.reason, "")
 
     @property
     def rating_change_text(self) -> str:

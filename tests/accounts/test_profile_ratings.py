@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.engine import EndReason
 from ratings.models import Rating, RatingChange
 from ratings.stats import player_stats
 from tests.helpers.finishing import play_a_card, play_out, start
@@ -145,6 +146,14 @@ def test_a_resignation_shows_as_an_early_end_on_the_profile(client: Client) -> N
     assert "4th of 4 with 0 points (bob resigned)" in bobs
     assert "1st of 4 with 0 points (bob resigned)" in alices
     assert "Rating \N{MINUS SIGN}" in bobs
+
+
+def test_a_game_lost_on_the_clock_reads_as_on_the_game_pages(client: Client) -> None:
+    game = start(people("alice", "bob", "carol", "dave"))
+    play_a_card(game)
+    services.resign(game.pk, 2, EndReason.TIMED_OUT)
+
+    assert "4th of 4 with 0 points (carol ran out of time)" in _page(client, "carol")
 
 
 def test_another_players_games_do_not_count(client: Client) -> None:
