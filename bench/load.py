@@ -62,12 +62,12 @@ from typing import TYPE_CHECKING, Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.scratch import POSTGRES, postgres  # noqa: E402
 from scripts.scale_out import Layout, free_port  # noqa: E402
 
 if TYPE_CHECKING:
     from games.models import Game
 
-POSTGRES = "postgres://postgres@127.0.0.1:5432"
 DRAIN = 5.0  # seconds the clients keep reading after the last move is sent
 VERSION = re.compile(r'data-version="(\d+)"')
 MY_TURN = re.compile(r'data-my-turn="([01])"')
@@ -118,7 +118,7 @@ def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
     site = Site(layout, _start_redis(redis_port), database)
     try:  # stopped before it is up (an error, or SIGTERM: see main), nothing is left running
         if database:
-            _postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
+            postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
         os.environ.update(env)
         import django
 
@@ -159,18 +159,7 @@ def stop_site(site: Site) -> None:
     if settings.configured:
         connections.close_all()
     if site.database:
-        _postgres(f'DROP DATABASE IF EXISTS "{site.database}" WITH (FORCE)')
-
-
-def _postgres(*statements: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
-        for statement in statements:
-            connection.execute(statement.encode())
-
-
-# CPU of each process ----------------------------------------------------------------------
+        postgres(f'DROP DATABASE IF EXISTS "{site.database}" WITH (FORCE)')
 
 
 def cpu_seconds(pids: dict[str, int], database: str | None) -> dict[str, float]:

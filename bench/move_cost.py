@@ -21,32 +21,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
-import secrets
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-POSTGRES = "postgres://postgres@127.0.0.1:5432"
+from bench.scratch import plain_move, scratch_site
+
 POINTS = (50, 500)
 SPECTATORS = 10
 
 
-def _setup(var_dir: str, database: str | None) -> None:
-    for key in ("DATABASE_URL", "REDIS_URL"):
-        os.environ.pop(key, None)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="hearts_site.settings",
-        HEARTS_VAR_DIR=var_dir,
-        SECRET_KEY=secrets.token_urlsafe(50),
-    )
-    if database:
-        os.environ["DATABASE_URL"] = f"{POSTGRES}/{database}"
+def _setup() -> None:
     import django
 
     django.setup()
@@ -54,28 +43,6 @@ def _setup(var_dir: str, database: str | None) -> None:
     from django.core.management import call_command
 
     call_command("migrate", "--noinput", verbosity=0)
-
-
-def _postgres(*statements: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
-        for statement in statements:
-            connection.execute(statement.encode())
-
-
-def _next_move(state: Any) -> tuple[Any, str, list[str], str]:
-    """The seat the game waits for and a plain move for it: its lowest legal card, its first
-    three cards to pass, or 'others' for a moon."""
-    from games.engine import Phase
-
-    hand = state.match.hand
-    if hand.phase is Phase.PASSING:
-        seat = next(s for s in range(state.match.players) if not hand.has_passed(s))
-        return seat, "pass", [str(card) for card in hand.holding(seat)[:3]], ""
-    if hand.phase is Phase.MOON_CHOICE:
-        return hand.turn, "moon", [], "others"
-    return hand.turn, "play", [str(hand.legal_plays(hand.turn)[0])], ""
 
 
 async def _unused(*args: Any) -> None:
@@ -113,7 +80,7 @@ class Table:
 
         state = self.relay.state
         assert state is not None and state.running is not None
-        seat, kind, cards, choice = _next_move(state.running)
+        seat, kind, cards, choice = plain_move(state.running.match)
         player = next(p for p in state.players if p.seat == seat)
         mover = next(s for s in self.screens if s.user.pk == player.user_id)
         mover.checked = time.monotonic()  # its sanctions looked at a moment ago
@@ -154,19 +121,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200, help="moves measured at each point")
     parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
     args = parser.parse_args()
-    database = f"hearts_cost_{os.getpid()}" if args.database == "postgres" else None
-    if database:
-        _postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
-    try:
-        with tempfile.TemporaryDirectory(prefix="hearts-move-cost-") as var_dir:
-            _setup(var_dir, database)
-            _measure(args)
-            from django.db import connections
-
-            connections.close_all()
-    finally:
-        if database:
-            _postgres(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    with scratch_site("cost", args.database):
+        _setup()
+        _measure(args)
 
 
 def _measure(args: argparse.Namespace) -> None:

@@ -27,12 +27,9 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
-import os
 import random
-import secrets
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -41,6 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.scratch import plain_move, scratch_site
+
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
     from multiprocessing.synchronize import Event
@@ -48,24 +47,10 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-POSTGRES = "postgres://postgres@127.0.0.1:5432"
 MOVE_EVERY = 0.02  # seconds between the player's moves
 END_EVERY = 10  # one game ended every this many moves
 ENDING_GAMES = 40  # games kept one move from their end, for each void
 QUIET_SECONDS = 2.0  # moves measured with no void, for comparison
-
-
-def _environment(var_dir: str, database: str | None) -> None:
-    for key in ("DATABASE_URL", "REDIS_URL"):
-        os.environ.pop(key, None)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="hearts_site.settings",
-        HEARTS_VAR_DIR=var_dir,
-        SECRET_KEY=os.environ.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
-    )
-    os.environ["BENCH_SECRET_KEY"] = os.environ["SECRET_KEY"]  # the player's process too
-    if database:
-        os.environ["DATABASE_URL"] = f"{POSTGRES}/{database}"
 
 
 def _django() -> None:
@@ -73,14 +58,6 @@ def _django() -> None:
 
     logging.disable(logging.WARNING)  # django-axes's word as it starts, in every process
     django.setup()
-
-
-def _postgres(*statements: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as connection:
-        for statement in statements:
-            connection.execute(statement.encode())
 
 
 # The history --------------------------------------------------------------------------------
@@ -202,27 +179,10 @@ def one_move_from_the_end(line_up: list[User], rated: bool = True) -> dict[str, 
 
 
 def _play_a_plain_move(match: Any) -> None:
-    seat, kind, cards, choice = _plain_move(match)
-    if kind == "pass":
-        match.pass_cards(seat, cards)
-    elif kind == "moon":
-        match.choose_moon(seat, choice)
-    else:
-        match.play(seat, cards[0])
+    from games.engine import Move, parse_cards
 
-
-def _plain_move(match: Any) -> tuple[int, str, list[str], str]:
-    """The seat the game waits for and a plain move for it: its first three cards to pass,
-    'others' for a moon, or its lowest legal card."""
-    from games.engine import Phase
-
-    hand = match.hand
-    if hand.phase is Phase.PASSING:
-        seat = next(s for s in range(match.players) if not hand.has_passed(s))
-        return seat, "pass", [str(card) for card in hand.holding(seat)[:3]], ""
-    if hand.phase is Phase.MOON_CHOICE:
-        return hand.turn, "moon", [], "others"
-    return hand.turn, "play", [str(hand.legal_plays(hand.turn)[0])], ""
+    seat, kind, cards, choice = plain_move(match)
+    match.apply(Move(kind, seat, tuple(parse_cards(cards)), choice))
 
 
 # The player, in a process of its own ---------------------------------------------------------
@@ -291,7 +251,7 @@ def _move(table_id: int, host: User) -> None:
         services.rematch(table_id, host)
         return
     state = services.running(game.pk)
-    seat, kind, cards, choice = _plain_move(state.match)
+    seat, kind, cards, choice = plain_move(state.match)
     services.act(
         game.pk, seat, kind, version=state.game.version, cards=cards, choice=choice, held=state
     )
@@ -379,23 +339,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="who plays whom, and the places")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    database = f"hearts_void_{os.getpid()}" if args.database == "postgres" else None
-    if database:
-        _postgres(f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
-    try:
-        with tempfile.TemporaryDirectory(prefix="hearts-void-") as var_dir:
-            _environment(var_dir, database)
-            _django()
-            from django.core.management import call_command
+    with scratch_site("void", args.database):
+        _django()
+        from django.core.management import call_command
 
-            call_command("migrate", "--noinput", verbosity=0)
-            _measure(args)
-            from django.db import connections
-
-            connections.close_all()
-    finally:
-        if database:
-            _postgres(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        call_command("migrate", "--noinput", verbosity=0)
+        _measure(args)
 
 
 def _measure(args: argparse.Namespace) -> None:
