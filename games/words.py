@@ -34,6 +34,7 @@ from games.engine import (
     ShortPack,
     Suit,
     TieRule,
+    moon_value,
     pass_direction_name,
     points_in_play,
 )
@@ -58,11 +59,6 @@ class RuleLine:
     option: str
     title: str
     text: str
-
-
-def moon_points(rules: Rules) -> int:
-    """The points in play in one hand: what a moon gives away (26 with a full pack)."""
-    return points_in_play(rules)
 
 
 def describe(rules: Rules) -> list[RuleLine]:
@@ -124,7 +120,7 @@ def _points(rules: Rules) -> RuleLine:
     hearts = [card for card in rules.deck if card.suit is Suit.HEARTS]
     text = (
         f"Each heart you take costs {hearts[0].points} point and the {QUEEN.display} costs"
-        f" {QUEEN.points}: {moon_points(rules)} points in every hand. Low scores are good."
+        f" {QUEEN.points}: {points_in_play(rules)} points in every hand. Low scores are good."
     )
     return RuleLine("points", "Penalty cards", text)
 
@@ -178,7 +174,7 @@ def _breaking_hearts(rules: Rules) -> RuleLine:
 
 
 def _moon(rules: Rules) -> RuleLine:
-    points = moon_points(rules)
+    points = moon_value(rules)
     start = "Take every penalty card in a hand and you shoot the moon:"
     endings = {
         MoonRule.OTHERS: f"everybody else takes {points} and you take nothing.",
@@ -200,7 +196,7 @@ def _sun(rules: Rules) -> RuleLine:
     else:
         text = (
             f"Take every trick and you shoot the sun: it scores like a moon, but with"
-            f" {2 * moon_points(rules)} points instead of {moon_points(rules)}."
+            f" {moon_value(rules, sun=True)} points instead of {moon_value(rules)}."
         )
     return RuleLine("shoot_the_sun", "Shooting the sun", text)
 
@@ -275,7 +271,7 @@ _LINES: Final[tuple[Callable[[Rules], RuleLine], ...]] = (
 
 
 def _moon_short(rules: Rules) -> str:
-    points = moon_points(rules)
+    points = moon_value(rules)
     words = {
         MoonRule.OTHERS: f"others take {points}",
         MoonRule.SELF: f"shooter takes {MINUS}{points}",
@@ -290,7 +286,7 @@ def _extras(rules: Rules) -> list[tuple[str, str]]:
         ("short_pack", "kitty" if rules.kitty_size else "cards taken out"),
         ("points_on_first_trick", "points on the first trick"),
         ("queen_breaks_hearts", f"{QUEEN.display} breaks hearts"),
-        ("shoot_the_sun", f"sun {2 * moon_points(rules)}"),
+        ("shoot_the_sun", f"sun {moon_value(rules, sun=True)}"),
         ("jack_of_diamonds", f"jack of diamonds {MINUS}{JACK_BONUS}"),
         ("old_queen", "old queen"),
         ("first_lead", "left of the dealer leads"),

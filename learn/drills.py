@@ -237,7 +237,7 @@ def _outcome(match: Match, seat: int, card: Card, shooter: int) -> dict[str, Any
     hand = match.hand.copy()
     taken = next(e for e in hand.play(seat, card) if isinstance(e, TrickTaken))
     who = _seat_name(taken.seat, seat_view(match, seat))
-    stops = taken.seat != shooter and taken.points > 0
+    stops = moon_candidate(hand.penalty_points()) != shooter
     if taken.seat == shooter:
         text = f"{who} takes the trick" + (
             f" and its {_points(taken.points)}: the moon is still on" if taken.points else ""

@@ -64,7 +64,7 @@ def choose_moon(view: SeatView) -> str:
     brings the end closer, which is good only for whoever is ahead."""
     me, rules = view.seat, view.rules
     assert me is not None
-    given = moon_points(MoonRule.OTHERS, me, view.players, is_sun(rules, view.tricks_won[me]))
+    given = moon_points(rules, MoonRule.OTHERS, me, is_sun(rules, view.tricks_won[me]))
     amount = max(given)  # what the moon moves, either way
     taken = [0] * view.players
     for trick in view.tricks:

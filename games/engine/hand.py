@@ -26,21 +26,12 @@ from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, NamedTuple, NoReturn
 
-from .cards import (
-    ALL_CARDS,
-    HEARTS_MASK,
-    JD_BIT,
-    PENALTY_MASK,
-    QS_BIT,
-    SUIT_MASKS,
-    Card,
-    Suit,
-    cards_of,
-    format_cards,
-    mask_of,
-    parse_cards,
-    points_of,
-)
+# The hand works on bit masks of cards (one bit a card, as cards.py lays them out), and turns
+# them into Card objects only at its edges.
+from .cards import ALL_CARDS, HEARTS_MASK, JD_BIT, PENALTY_MASK, QS_BIT, SUIT_MASKS
+
+# isort: split
+from .cards import Card, Suit, cards_of, format_cards, mask_of, parse_cards, points_of
 from .deal import deal_masks
 from .errors import (
     IllegalMoveError,
@@ -246,23 +237,24 @@ def is_sun(rules: Rules, tricks_won: int) -> bool:
     return rules.shoot_the_sun and tricks_won == rules.hand_size
 
 
-def moon_points(rule: MoonRule, shooter: int, players: int, sun: bool = False) -> list[int]:
-    """Each seat's points for a moon shot by seat ``shooter``, scored by ``rule``: 26 to every
-    other seat (``OTHERS``) or 26 off the shooter (``SELF``); twice that for the sun. The J♦
-    comes on top (:func:`jack_points`). ``CHOOSE`` and ``AUTOMATIC`` are decided first, by the
-    shooter or by the totals, so they are a ``ValueError`` here.
+def moon_points(rules: Rules, rule: MoonRule, shooter: int, sun: bool = False) -> list[int]:
+    """Each seat's points for a moon shot by seat ``shooter``, scored by ``rule``: the moon's
+    value (:func:`moon_value`, 26) to every other seat (``OTHERS``) or off the shooter
+    (``SELF``); twice that for the sun. The J♦ comes on top (:func:`jack_points`). ``CHOOSE``
+    and ``AUTOMATIC`` are decided first, by the shooter or by the totals, so they are a
+    ``ValueError`` here.
 
-    >>> moon_points(MoonRule.OTHERS, 1, 4)
+    >>> moon_points(Rules(), MoonRule.OTHERS, 1)
     [26, 0, 26, 26]
-    >>> moon_points(MoonRule.SELF, 0, 3, sun=True)
+    >>> moon_points(Rules(players=3), MoonRule.SELF, 0, sun=True)
     [-52, 0, 0]
     """
     if rule is not MoonRule.OTHERS and rule is not MoonRule.SELF:
         raise ValueError(f"A moon is scored for the others or the shooter, not {rule.value!r}")
-    amount = 52 if sun else 26
+    amount = moon_value(rules, sun)
     if rule is MoonRule.SELF:
-        return [-amount if seat == shooter else 0 for seat in range(players)]
-    return [0 if seat == shooter else amount for seat in range(players)]
+        return [-amount if seat == shooter else 0 for seat in range(rules.players)]
+    return [0 if seat == shooter else amount for seat in range(rules.players)]
 
 
 def jack_points(rules: Rules, taken: int) -> int:
@@ -781,7 +773,7 @@ class Hand:
 
     def _moon_points(self, rule: MoonRule) -> list[int]:
         assert self.shooter is not None
-        return moon_points(rule, self.shooter, self.players, self.sun)
+        return moon_points(self.rules, rule, self.shooter, self.sun)
 
     def _shooter_would_trail(self) -> bool:
         """Automatic moon: would giving the points away end the match with the shooter behind?"""

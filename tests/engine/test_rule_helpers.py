@@ -117,7 +117,7 @@ def test_a_moon_scores_what_the_moon_helpers_say(dealt: tuple[Hand, Chooser]):
         rule = MoonRule.SELF if hand.points[shooter] < 0 else MoonRule.OTHERS
     jacks = [jack_points(rules, mask) for mask in hand.taken_masks]
 
-    moon = moon_points(rule, shooter, hand.players, hand.sun)
+    moon = moon_points(rules, rule, shooter, hand.sun)
 
     assert list(hand.points) == [p + j for p, j in zip(moon, jacks, strict=True)]
 
@@ -147,15 +147,15 @@ def test_a_trick_costs_one_a_heart_and_thirteen_for_the_queen_of_spades():
 
 
 def test_a_moon_is_scored_for_the_others_or_the_shooter_and_the_sun_twice():
-    assert moon_points(MoonRule.OTHERS, 2, 4) == [26, 26, 0, 26]
-    assert moon_points(MoonRule.SELF, 2, 4) == [0, 0, -26, 0]
-    assert moon_points(MoonRule.OTHERS, 0, 3, sun=True) == [0, 52, 52]
+    assert moon_points(Rules(), MoonRule.OTHERS, 2) == [26, 26, 0, 26]
+    assert moon_points(Rules(), MoonRule.SELF, 2) == [0, 0, -26, 0]
+    assert moon_points(Rules(players=3), MoonRule.OTHERS, 0, sun=True) == [0, 52, 52]
 
 
 @pytest.mark.parametrize("rule", [MoonRule.CHOOSE, MoonRule.AUTOMATIC])
 def test_a_moon_rule_still_to_be_decided_has_no_points(rule):
     with pytest.raises(ValueError, match="the others or the shooter"):
-        moon_points(rule, 0, 4)
+        moon_points(Rules(), rule, 0)
 
 
 def test_the_sun_is_every_trick_and_only_where_the_rules_score_it():
