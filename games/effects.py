@@ -21,21 +21,8 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.engine import (
-    CardPlayed,
-    Event,
-    HandDealt,
-    HandScored,
-    HeartsBroken,
-    KittyTaken,
-    MatchEnded,
-    MoonChoiceAsked,
-    MoonShot,
-    PassesExchanged,
-    PassMade,
-    TrickTaken,
-    event_to_json,
-)
+from games.engine import Event, event_to_json
+from games.engine import events as happened
 from hearts_site import celery_app
 
 from . import broadcasts
@@ -47,17 +34,17 @@ BOT_MOVE = "games.tasks.bot_move"
 
 # What each event may tell everyone: a pass says only who has passed, never the cards.
 PUBLIC_FIELDS: dict[type[Any], tuple[str, ...]] = {
-    PassMade: ("seat",),
-    PassesExchanged: ("direction",),
-    CardPlayed: ("seat", "card"),
-    HeartsBroken: ("seat",),
-    TrickTaken: ("seat", "cards", "points"),
-    KittyTaken: ("seat",),
-    MoonShot: ("seat", "sun"),
-    MoonChoiceAsked: ("seat",),
-    HandScored: ("number", "points"),
-    HandDealt: ("number", "direction"),
-    MatchEnded: ("reason", "places"),
+    happened.PassMade: ("seat",),
+    happened.PassesExchanged: ("direction",),
+    happened.CardPlayed: ("seat", "card"),
+    happened.HeartsBroken: ("seat",),
+    happened.TrickTaken: ("seat", "cards", "points"),
+    happened.KittyTaken: ("seat",),
+    happened.MoonShot: ("seat", "sun"),
+    happened.MoonChoiceAsked: ("seat",),
+    happened.HandScored: ("number", "points"),
+    happened.HandDealt: ("number", "direction"),
+    happened.MatchEnded: ("reason", "places"),
 }
 
 
@@ -80,7 +67,7 @@ def public_events(events: Iterable[Event]) -> list[dict[str, Any]]:
 def trick_pause(events: Iterable[Event]) -> float:
     """How much later than usual the bots move after these events: a completed trick stays on
     the table ``HEARTS_TRICK_PAUSE`` seconds, so that everyone sees its four cards."""
-    if any(isinstance(event, TrickTaken) for event in events):
+    if any(isinstance(event, happened.TrickTaken) for event in events):
         return float(settings.HEARTS_TRICK_PAUSE)
     return 0.0
 

@@ -17,7 +17,6 @@ for it. The look of the board is in table.css; only what depends on where a seat
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,9 +33,11 @@ MOST = max(LAYOUTS)
 
 TOPS = ("top-left", "top", "top-right")
 
+Rule = tuple[tuple[str, ...], str, str, tuple[int, ...] | None]
+
 # (places, what inside the seat or "" for the seat itself, declarations, table sizes or None
 # for all): each rule that depends on where a seat sits, as table.css had them by place.
-SEAT_RULES: list[tuple[tuple[str, ...], str, str, tuple[int, ...] | None]] = [
+SEAT_RULES: list[Rule] = [
     *[((place,), "", f"grid-area: {place};", None) for place in ("bottom", "left", "right")],
     *[((place,), "", f"grid-area: {place};", None) for place in TOPS],
     (TOPS, "", "align-self: end; justify-self: center;", None),
@@ -46,9 +47,14 @@ SEAT_RULES: list[tuple[tuple[str, ...], str, str, tuple[int, ...] | None]] = [
     (("bottom",), " .clock", "margin-left: 0;", None),
 ]
 
+# Each card on the table by the seat that played it.
+PLAYED_RULES: list[Rule] = [
+    ((place,), "", f"grid-area: p-{place};", None) for place in ("bottom", "left", "right", *TOPS)
+]
+
 # A phone: with nobody at the top corners, the seat across the table has the whole top row.
 PHONE = "(max-width: 40rem)"
-PHONE_RULES: list[tuple[tuple[str, ...], str, str, tuple[int, ...] | None]] = [
+PHONE_RULES: list[Rule] = [
     (("top",), "", "grid-column: 1 / -1;", (3, 4)),
     (("top",), " .name", "display: inline; margin-right: 0.4em;", (3, 4)),
     (TOPS, "", "min-width: 0; max-width: 100%;", None),
@@ -67,25 +73,34 @@ def places(players: int, view: int) -> list[tuple[int, str]]:
     return [(seat, layout[(seat - view) % players]) for seat in range(players)]
 
 
-def selectors(
-    wanted: Iterable[str], prefix: str, inside: str = "", sizes: Iterable[int] | None = None
-) -> list[str]:
-    """The selectors of the seats (``prefix`` "at-") or played cards ("from-at-") at the
-    ``wanted`` places, for every table size (or ``sizes``) and every viewer."""
-    chosen = set(wanted)
-    return [
-        f".players-{players}.view-{view} .{prefix}{seat}{inside}"
-        for players in (sizes or LAYOUTS)
-        for view in range(players)
-        for seat, place in places(players, view)
-        if place in chosen
-    ]
+def seat_rules(rules: list[Rule], prefix: str, indent: str = "") -> list[str]:
+    """One line a seat (``prefix`` "at-") or a seat's played card ("from-at-"), for every table
+    size and every viewer, with the declarations of ``rules`` for the place the viewer sees it
+    at: ``.players-4.view-2 .at-0 { grid-area: top; align-self: end; ... }``.
+
+    >>> print("".join(seat_rules([(("top",), "", "grid-area: top;", (4,))], "at-")[:2]), end="")
+    .players-4.view-0 .at-2 { grid-area: top; }
+    .players-4.view-1 .at-3 { grid-area: top; }
+    """
+    insides = dict.fromkeys(inside for _, inside, _, _ in rules)
+    lines = []
+    for players in LAYOUTS:
+        for view in range(players):
+            for seat, place in places(players, view):
+                for inside in insides:
+                    declarations = [
+                        declared
+                        for wanted, within, declared, sizes in rules
+                        if within == inside and place in wanted and players in (sizes or LAYOUTS)
+                    ]
+                    if declarations:
+                        selector = f".players-{players}.view-{view} .{prefix}{seat}{inside}"
+                        lines.append(f"{indent}{selector} {{ {' '.join(declarations)} }}\n")
+    return lines
 
 
-def rule(found: list[str], declarations: str, indent: str = "") -> str:
-    return f",\n{indent}".join(indent + s if i == 0 else s for i, s in enumerate(found)) + (
-        f" {{ {declarations} }}\n"
-    )
+def rule(found: list[str], declarations: str) -> str:
+    return ",\n".join(found) + f" {{ {declarations} }}\n"
 
 
 def css() -> str:
@@ -96,14 +111,12 @@ def css() -> str:
         "\n   the viewer's seat sits at the bottom. */\n",
         "\n/* The seats round the trick. */\n",
     ]
-    for wanted, inside, declarations, sizes in SEAT_RULES:
-        parts.append(rule(selectors(wanted, "at-", inside, sizes), declarations))
+    parts += seat_rules(SEAT_RULES, "at-")
     parts.append("\n/* The player's own seat, a shade darker. */\n")
     mine = [f".seated.view-{seat} .seat.at-{seat}" for seat in range(MOST)]
     parts.append(rule(mine, "background: rgb(0 0 0 / 42%);"))
     parts.append("\n/* Each card on the table by the seat that played it. */\n")
-    for place in ("bottom", "left", "right", *TOPS):
-        parts.append(rule(selectors([place], "from-at-"), f"grid-area: p-{place};"))
+    parts += seat_rules(PLAYED_RULES, "from-at-")
     parts.append(
         '\n/* Words addressed to players ("you"): each screen shows those for its own seat, and'
         "\n   the others' words to everyone else. display: none keeps the hidden ones from screen"
@@ -116,8 +129,7 @@ def css() -> str:
     others = [f'.seated.view-{seat} [data-not-for~="{seat}"]' for seat in range(MOST)]
     parts.append(rule(others, "display: none;"))
     parts.append(f"\n@media {PHONE} {{\n")
-    for wanted, inside, declarations, sizes in PHONE_RULES:
-        parts.append(rule(selectors(wanted, "at-", inside, sizes), declarations, "  "))
+    parts += seat_rules(PHONE_RULES, "at-", "  ")
     parts.append("}\n")
     return "".join(parts)
 
