@@ -18,6 +18,9 @@ django.setup()
 # to fix with its example kept as a plain test.
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 
+# Fixtures that more than one folder of tests asks for (see each module).
+pytest_plugins = ["tests.helpers.live"]
+
 hypothesis_settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")

@@ -1,18 +1,8 @@
-"""What every test of the live game shares: bots that do not wait, a channel layer of its own,
-and database connections that do not outlive the test."""
-
-import copy
-import uuid
-from collections.abc import Iterator
+"""What every test of the live game shares: bots that do not wait, and the live fixtures of
+tests/helpers/live.py (a channel layer, database connections and a task queue of its own)."""
 
 import pytest
-from asgiref.sync import SyncToAsync
-from django.conf import settings as django_settings
-from django.db import connections
 from pytest_django.fixtures import Settings
-
-from games import live
-from hearts_site import celery_app
 
 
 @pytest.fixture(autouse=True)
@@ -22,49 +12,5 @@ def _bots_move_at_once(settings: Settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _channel_layer_of_its_own(settings: Settings) -> None:
-    """On Redis, the groups (``table-1``, ``lobby``) belong to every process that uses it: test
-    runs in parallel, whose databases all count tables from 1, would hear each other's tables."""
-    layers = copy.deepcopy(settings.CHANNEL_LAYERS)
-    config = layers["default"].get("CONFIG", {})
-    if "hosts" in config:
-        config["prefix"] = f"test-{uuid.uuid4().hex}"
-        settings.CHANNEL_LAYERS = layers
-
-
-@pytest.fixture(autouse=True)
-def _close_socket_connections() -> Iterator[None]:
-    """Sockets reach the database from asgiref's thread for sync code. With the persistent
-    connections DATABASE_URL asks for (conn_max_age=60), that thread's connection would stay
-    open after the test, and PostgreSQL would refuse to drop the test database at the end."""
-    yield
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    live.close_pool_connections()
-
-
-@pytest.fixture(autouse=True)
-def task_queue() -> Iterator[str]:
-    """The bots' and the clock's tasks go to a queue of this test's own: a worker on the same
-    Redis (another test run, a development server) must not take them to its own database,
-    and none of them is left behind in a queue somebody else reads."""
-    conf = celery_app.conf
-    routes = conf.task_routes
-    queue = f"test-tasks-{uuid.uuid4().hex}"
-    conf.task_routes = {"games.tasks.*": {"queue": queue}, "pairing.tasks.*": {"queue": queue}}
-    _reroute()
-    try:
-        yield queue
-    finally:
-        conf.task_routes = routes
-        _reroute()
-        if django_settings.REDIS_URL:
-            with celery_app.connection_for_write() as broker:
-                bound = celery_app.amqp.queues[queue](broker.default_channel)
-                bound.declare()  # so that this channel knows the bindings it must delete
-                bound.delete()
-
-
-def _reroute() -> None:
-    """Make Celery read ``task_routes`` again: it keeps both the routes and its router."""
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)
+def _live(channel_layer_of_its_own: None, close_socket_connections: None, task_queue: str) -> None:
+    """Every test here may open sockets and queue tasks."""

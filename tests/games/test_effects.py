@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import threading
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -289,12 +289,16 @@ def test_no_group_message_of_a_whole_match_carries_a_card_not_yet_played(heard: 
     assert {"pass_made", "card_played", "trick_taken", "hand_scored", "match_ended"} <= kinds
 
 
-def _seconds_from_now(moment: datetime) -> float:
-    return (moment - timezone.now()).total_seconds()
+@pytest.fixture
+def now(monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """The site's clock stopped at one moment, so that a deadline is read exactly."""
+    moment = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    return moment
 
 
 def test_the_bots_wait_for_a_completed_trick_to_be_seen_before_the_next_card(
-    settings: Any, scheduled: Scheduled
+    settings: Any, scheduled: Scheduled, now: datetime
 ) -> None:
     settings.HEARTS_BOT_DELAY = 0.8
     settings.HEARTS_TRICK_PAUSE = 1.0
@@ -315,13 +319,15 @@ def test_the_bots_wait_for_a_completed_trick_to_be_seen_before_the_next_card(
         pause = 0.0 if hand.current_trick else 1.0
         assert options == {"countdown": 0.8 + pause}
         assert game.deadline is not None  # if their task is lost: delay, pause and grace
-        assert 3.0 + pause < _seconds_from_now(game.deadline) <= 3.8 + pause
+        assert game.deadline == now + timedelta(seconds=0.8 + pause + 3.0)
         countdowns.add(options["countdown"])
 
     assert countdowns == {0.8, 1.8}
 
 
-def test_peoples_moves_schedule_nothing_for_their_clock(scheduled: Scheduled) -> None:
+def test_peoples_moves_schedule_nothing_for_their_clock(
+    settings: Any, scheduled: Scheduled, now: datetime
+) -> None:
     game = game_with(FOUR, preset="custom")
 
     everyone_passes(game)
@@ -329,7 +335,7 @@ def test_peoples_moves_schedule_nothing_for_their_clock(scheduled: Scheduled) ->
 
     assert scheduled == []  # the next turn's deadline is on the game, for the sweep
     game.refresh_from_db()
-    assert game.deadline is not None and _seconds_from_now(game.deadline) > 20
+    assert game.deadline == now + timedelta(seconds=settings.HEARTS_CARD_SECONDS)
 
 
 def test_the_bots_task_is_scheduled_by_a_name_celery_knows() -> None:
