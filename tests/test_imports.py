@@ -1,5 +1,11 @@
 """The project's modules in layers, and no import cycle between them (docs/architecture.md).
 
+The layers are import-linter's contracts in pyproject.toml ([tool.importlinter]), which
+``lint-imports`` checks in ./dev test; these tests read the same contracts, and check what
+import-linter does not: that every module of the project is in a layer, that the engine and the
+bots import no third-party package at all (the contract names those the site uses), and that no
+module imports itself back through others.
+
 Every import is read from the source with ``ast``: at the top of a module, inside functions and
 under ``if TYPE_CHECKING:`` alike, so that an import moved into a function to dodge a cycle is
 still one. No Django setup is needed and nothing is imported.
@@ -8,119 +14,44 @@ still one. No Django setup is needed and nothing is imported.
 from __future__ import annotations
 
 import ast
+import re
 import sys
-from fnmatch import fnmatchcase
+import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = (
-    "hearts_site",
-    "accounts",
-    "games",
-    "ratings",
-    "moderation",
-    "fairplay",
-    "reports",
-    "collusion",
-    "learn",
-    "pairing",
-)
+IMPORT_LINTER: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"][
+    "importlinter"
+]
+CONTRACTS: dict[str, dict[str, Any]] = {
+    contract["id"]: contract for contract in IMPORT_LINTER["contracts"]
+}
+APPS: tuple[str, ...] = tuple(IMPORT_LINTER["root_packages"])
 
 # The engine and the bots are pure Python: the standard library, and nothing else of the
 # project than themselves and the loader of their compiled build (games/compiled.py).
-PURE = ("games.engine", "games.engine.*", "games.bots", "games.bots.*", "games.compiled")
-ENGINE = ("games.engine", "games.engine.*", "games.compiled")
+PURE: tuple[str, ...] = tuple(CONTRACTS["pure"]["source_modules"])
 
-# Lowest first. A module may import modules of its own layer or of a lower one, never of a
-# higher one. The first layer whose patterns match a module is its layer.
-LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("engine", ENGINE),
-    ("bots", ("games.bots", "games.bots.*")),
-    (
-        "foundation",
-        (
-            # The project's packages themselves, its settings and plumbing.
-            *APPS,
-            "hearts_site.settings",
-            "hearts_site.env",
-            "hearts_site.celery",
-            "hearts_site.converters",
-            "hearts_site.origins",
-            "hearts_site.admin_actions",
-            "hearts_site.serve",
-            # The tables, and what they are checked with.
-            "*.models",
-            "games.errors",
-            "accounts.validators",
-            "accounts.lockout",
-            "moderation.permissions",
-            # Pure helpers outside the engine.
-            "ratings.maths",
-            "pairing.matching",
-            "learn.reasons",
-            "games.broadcasts",
-            "games.fragments",
-            "games.words",
-            "games.deals",
-        ),
-    ),
-    (
-        "domain",
-        (
-            # Reads, words, forms, and what the write path asks before and after a move.
-            "*.selectors",
-            "*.forms",
-            "games.records",
-            "games.history_selectors",
-            "games.history_words",
-            "games.effects",
-            "games.frames",
-            "moderation.gates",
-            "moderation.audit",
-            "moderation.backends",
-            "fairplay.penalties",
-            "ratings.services",
-            "ratings.stats",
-            "collusion.signals",
-            "learn.drills",
-            "learn.rules_pages",
-        ),
-    ),
-    (
-        "services",
-        (
-            "games.services",
-            "moderation.sanctions",
-            "moderation.voiding",
-            "reports.services",
-            "pairing.services",
-        ),
-    ),
-    (
-        "edges",
-        (
-            # What people and workers reach: pages, sockets, tasks, the admin, commands.
-            "*.views",
-            "*.admin",
-            "*.urls",
-            "*.apps",
-            "*.routing",
-            "*.consumers",
-            "*.tasks",
-            "*.middleware",
-            "*.context_processors",
-            "*.templatetags",
-            "*.templatetags.*",
-            "*.management",
-            "*.management.*",
-            "games.live",
-            "games.relays",
-            "games.history",
-            "games.verification",
-            "hearts_site.asgi",
-        ),
-    ),
+
+def _layer_members(layer: str) -> frozenset[str]:
+    """The modules a layer of a layers contract lists ("a : b", "a | b", "(optional)")."""
+    return frozenset(name.strip(" \n()") for name in re.split(r"[:|]", layer))
+
+
+# Lowest first, as docs/architecture.md numbers them; the contract lists them highest first. A
+# module may import modules of its own layer or of a lower one, never of a higher one. A package
+# named in a layer stands for all its modules; the apps' own packages sit with the foundation.
+LAYER_NAMES = ("engine", "bots", "foundation", "domain", "services", "edges")
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    zip(LAYER_NAMES, map(_layer_members, reversed(CONTRACTS["layers"]["layers"])), strict=True)
 )
+FOUNDATION = LAYER_NAMES.index("foundation")
+
+
+def _in(name: str, packages: tuple[str, ...] | frozenset[str]) -> bool:
+    """Whether module ``name`` is one of ``packages`` or inside one."""
+    return any(name == package or name.startswith(f"{package}.") for package in packages)
 
 
 def _modules() -> dict[str, Path]:
@@ -178,13 +109,11 @@ def _graph() -> dict[str, set[str]]:
 GRAPH = _graph()
 
 
-def _matches(name: str, patterns: tuple[str, ...]) -> bool:
-    return any(fnmatchcase(name, pattern) for pattern in patterns)
-
-
 def _layer(name: str) -> int | None:
-    for number, (_, patterns) in enumerate(LAYERS):
-        if _matches(name, patterns):
+    if name in APPS:
+        return FOUNDATION
+    for number, (_, members) in enumerate(LAYERS):
+        if _in(name, members):
             return number
     return None
 
@@ -225,14 +154,14 @@ def test_no_module_of_the_project_imports_itself_back_through_others() -> None:
 def test_the_engine_and_the_bots_import_only_the_standard_library_and_themselves() -> None:
     wrong = []
     for name in MODULES:
-        if not _matches(name, PURE):
+        if not _in(name, PURE):
             continue
         for imported in sorted(_imported(name, MODULES[name])):
             top = imported.split(".")[0]
             module = _project_module(imported)
             if module is not None:
-                allowed = ENGINE if _matches(name, ENGINE) else PURE
-                if not _matches(module, allowed):
+                # Which of the two may import the other is the layers' business.
+                if not _in(module, PURE):
                     wrong.append(f"{name} imports {module}")
             elif top not in sys.stdlib_module_names and top != "__future__":
                 wrong.append(f"{name} imports {imported}")
@@ -241,7 +170,9 @@ def test_the_engine_and_the_bots_import_only_the_standard_library_and_themselves
 
 def test_every_module_has_a_layer() -> None:
     unplaced = [name for name in MODULES if _layer(name) is None]
-    assert not unplaced, "put these in a layer of LAYERS: " + ", ".join(unplaced)
+    assert not unplaced, (
+        "put these in a layer of the layers contract in pyproject.toml: " + ", ".join(unplaced)
+    )
 
 
 def test_no_module_imports_one_of_a_higher_layer() -> None:
