@@ -25,7 +25,7 @@ from hearts_site.admin_actions import CheckedSelection
 from moderation.voiding import void_game
 
 from .errors import ServiceError
-from .history_words import outcome_in_words
+from .history_selectors import outcome_in_words
 from .models import Game, GamePlayer, MoveRecord, Seat, Table
 
 # The admin's classes are generic only to the type checker (django-stubs).

@@ -6,7 +6,7 @@ fingerprint. A private table's games are shown only to those who may see the tab
 them (``selectors.can_view_game``) and are never listed.
 
 These are the views; the reads and the replay are in ``history_selectors``, the words in
-``history_words`` and the list's filters in ``forms``.
+``words`` and the list's filters in ``forms``.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from .history_selectors import (
     finished_games,
     game_row,
     hand_rows,
+    outcome_in_words,
     placements,
     replay_state,
     replay_steps,
 )
-from .history_words import outcome_in_words
 from .models import Game
 from .records import game_record as build_record
 from .words import rules_in_short

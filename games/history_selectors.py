@@ -7,13 +7,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.engine import Card, EndReason, Hand, Match, MoveKind, Phase, cards_of
+from games.engine import EARLY_ENDS, Card, EndReason, Hand, Match, MoveKind, Phase, cards_of
 
 from . import selectors
-from .history_words import EARLY_ENDS, early_end_words, outcome_in_words, step_words
 from .models import Game, GamePlayer
 from .records import played_hands
-from .words import ordinal
+from .words import ENDED_EARLY, ordinal, outcome, replay_step
 
 # The list ----------------------------------------------------------------------------------
 
@@ -132,7 +131,7 @@ def replay_state(
         "seats": _seat_states(hand, players, names, step),
         "trick": _table_cards(hand, step, names),
         "kitty": _kitty(hand, names),
-        "words": step_words(
+        "words": replay_step(
             hand, step.moves, names, match.moves[step.before - 1] if step.resign else None
         ),
         "hand_starts": _hand_starts(steps),
@@ -207,6 +206,22 @@ def _hand_starts(steps: list[Step]) -> list[tuple[int, int]]:
     return list(starts.items())
 
 
+def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
+    """The result in a few words: won by alice, shared by alice and bob; carol resigned."""
+    result = game.result or {}
+    places = result.get("places") or []
+    if not places:  # only a game that never ended has no places
+        return "Not finished"
+    names = {p.seat: p.name for p in players}
+    winners = [
+        names.get(seat, f"Seat {seat + 1}") for seat, place in enumerate(places) if place == 1
+    ]
+    forfeited = result.get("forfeited")
+    if forfeited is None or result.get("reason") not in EARLY_ENDS:
+        return outcome(winners)
+    return outcome(winners, (names.get(forfeited, f"Seat {forfeited + 1}"), result["reason"]))
+
+
 # The game's page --------------------------------------------------------------------------
 
 
@@ -219,7 +234,7 @@ def placements(game: Game, players: list[GamePlayer], match: Match) -> list[dict
         place = places[player.seat] if places else None
         note = ""
         if result.get("forfeited") == player.seat and result.get("reason") in EARLY_ENDS:
-            note = early_end_words(result["reason"])
+            note = ENDED_EARLY[result["reason"]]
         rows.append(
             {
                 "player": player,

@@ -29,7 +29,10 @@ from games.engine import (
     Clock,
     EndReason,
     FirstLead,
+    Hand,
     MoonRule,
+    Move,
+    MoveKind,
     Rules,
     ShortPack,
     Suit,
@@ -501,6 +504,63 @@ def outcome(winners: list[str], ended_early: tuple[str, str] | None = None) -> s
         name, reason = ended_early
         text += f"; {name} {ENDED_EARLY[reason]}"
     return text
+
+
+# The replay in words -------------------------------------------------------------------------
+
+
+def replay_step(hand: Hand, made: int, names: list[str], resign: Move | None = None) -> str:
+    """A replay's step in words: hand ``hand`` with its first ``made`` moves made, or the game's
+    end by ``resign`` (a resignation's move: ``choice`` is how it ended)."""
+    if resign is not None:
+        reason = resign.choice or EndReason.RESIGNED
+        return f"{names[resign.seat]} {ENDED_EARLY[reason]}: the game ends."
+    if made == 0:
+        dealer = names[hand.dealer]
+        if hand.pass_offset == 0:
+            return f"Hand {hand.number}, dealt by {dealer}: a hold hand, no passing."
+        return (
+            f"Hand {hand.number}, dealt by {dealer}: everyone passes three cards {hand.direction}."
+        )
+    move = hand.moves[made - 1]
+    words = _move_words(hand, move, names)
+    if move.timeout:
+        words += " (the table moved for them: time ran out)"
+    words += "."
+    if move.kind == MoveKind.PASS and made == hand.players:
+        words += " The passes change hands."
+    if move.kind == MoveKind.PLAY and not hand.trick:
+        trick = hand.tricks[-1]
+        words += f" {names[trick.winner]} takes the trick"
+        words += f" ({points_words(trick.points)})." if trick.points else "."
+    if made == len(hand.moves) and hand.points is not None:
+        scored = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(hand.points))
+        words += f" Hand {hand.number} scores: {scored}."
+    return words
+
+
+def _move_words(hand: Hand, move: Move, names: list[str]) -> str:
+    name = names[move.seat]
+    if move.kind == MoveKind.PASS:
+        cards = ", ".join(card.display for card in move.cards)
+        target = names[(move.seat + hand.pass_offset) % hand.players]
+        return f"{name} passes {cards} {hand.direction} to {target}"
+    if move.kind == MoveKind.PLAY:
+        card = move.cards[0]
+        return f"{name} plays the {card.display} ({card.name})"
+    value = moon_value(hand.rules)
+    if move.choice == MoonRule.OTHERS:
+        return f"{name} shot the moon and chose adding {value} to everyone else"
+    return f"{name} shot the moon and chose taking {value} off their own total"
+
+
+def points_words(points: int) -> str:
+    """1 point, 13 points.
+
+    >>> points_words(1), points_words(0)
+    ('1 point', '0 points')
+    """
+    return f"{points} point{'' if points == 1 else 's'}"
 
 
 # The verification form's words for what happens to the cards that do not divide evenly.

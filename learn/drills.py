@@ -30,6 +30,7 @@ from games.engine import (
     pass_direction_name,
     seat_view,
 )
+from games.words import points_words
 
 from .reasons import anchor_for
 
@@ -240,17 +241,13 @@ def _outcome(match: Match, seat: int, card: Card, shooter: int) -> dict[str, Any
     stops = moon_candidate(hand.penalty_points()) != shooter
     if taken.seat == shooter:
         text = f"{who} takes the trick" + (
-            f" and its {_points(taken.points)}: the moon is still on" if taken.points else ""
+            f" and its {points_words(taken.points)}: the moon is still on" if taken.points else ""
         )
     elif taken.points:
-        text = f"{who} takes {_points(taken.points)}: the moon is stopped"
+        text = f"{who} takes {points_words(taken.points)}: the moon is stopped"
     else:
         text = f"{who} takes a trick without a point: the moon is still on"
     return {"stops": stops, "winner": taken.seat, "points": taken.points, "text": text}
-
-
-def _points(n: int) -> str:
-    return f"{n} point" + ("" if n == 1 else "s")
 
 
 # What the page shows --------------------------------------------------------------------------
