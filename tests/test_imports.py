@@ -70,6 +70,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             # Reads, words, forms, and what the write path asks before and after a move.
             "*.selectors",
             "*.forms",
+            "games.table_context",
             "games.records",
             "games.history_selectors",
             "games.history_words",
