@@ -28,7 +28,7 @@ from django.template.loader import render_to_string
 
 from games.engine import Match
 
-from . import fragments, selectors
+from . import fragments, selectors, table_context
 from .fragments import Context, Keys
 from .models import Game, GamePlayer, Table
 from .selectors import Viewer
@@ -146,7 +146,7 @@ class TableState:
             context = {
                 "table": self.table,
                 "code": code,
-                **selectors.public_context(game, match, self.players),
+                **table_context.public_context(game, match, self.players),
             }
             self._contexts[("public", code)] = context
         return context
@@ -162,7 +162,7 @@ class TableState:
                 "user": user if variant[1] is not None else None,
                 "csrf_token": csrf,
                 "code": code,
-                **selectors.private_context(game, match, self.players, me),
+                **table_context.private_context(game, match, self.players, me),
             }
             self._contexts[variant] = context
         return context
@@ -228,7 +228,7 @@ def whole(state: TableState, user: Viewer, *, code: str, csrf: str, site: str = 
     if game is None or match is None:
         return Push(render_to_string("games/_live.html", base), None, {})
     me = state.seat_of(user)
-    context = {**base, **selectors.build_context(game, match, state.players, me)}
+    context = {**base, **table_context.build_context(game, match, state.players, me)}
     keys = state.keys(state.variant(user, code, csrf), user)
     return Push(render_to_string("games/_live.html", context), state.shown, keys)
 

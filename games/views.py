@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from fairplay import penalties
 from moderation import gates
 
-from . import selectors, services, words
+from . import selectors, services, table_context, words
 from .forms import TableForm
 from .models import Table
 
@@ -107,7 +107,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     }
     game = table.current_game()
     if game is not None:
-        context.update(selectors.table_view(game, request.user))
+        context.update(table_context.table_view(game, request.user))
     return render(request, "games/table.html", context)
 
 

@@ -568,3 +568,136 @@ VERIFY_SHORT_PACK: Final[dict[str, str]] = {
     ShortPack.REMOVE: "Removed from the pack",
     ShortPack.KITTY: "Dealt to a kitty",
 }
+
+
+# At the table: its status line, its notices, and what its seats, cards and tricks say --------
+
+# Words that read differently for the players they speak of come in two forms, one for those
+# players ("your turn") and one for everyone else ("Bob to play"): the table sends both, and
+# each screen shows its own (games/table_context.py, ``Worded``).
+
+GAME_OVER: Final = "The game is over."
+YOU_TAKE: Final = "You take"
+
+
+def seat_facts(cards: int, points: int, total: int) -> str:
+    """What a seat shows of its cards and points.
+
+    >>> seat_facts(13, 1, 20)
+    '13 cards · 1 point · total 20'
+    """
+    return f"{cards} cards · {points} {'point' if points == 1 else 'points'} · total {total}"
+
+
+def card_title(card: str, reason: str, *, received: bool, passed: str) -> str:
+    """The tooltip of a card (``card``: its display) in a player's hand: whether it was passed
+    to them, the direction they chose to pass it (``passed``, if they did) and why they may not
+    play it.
+
+    >>> card_title("Q♣", "You must follow hearts", received=True, passed="")
+    'Q♣ (passed to you): You must follow hearts'
+    """
+    return _card_words(card, reason, received, passed, _CARD_TITLE)
+
+
+def card_spoken(card: str, reason: str, *, received: bool, passed: str) -> str:
+    """The same, as a screen reader says it (``card``: its name; ``reason`` only on the
+    player's turn).
+
+    >>> card_spoken("queen of clubs", "You must follow hearts", received=False, passed="left")
+    'queen of clubs, passed left. You must follow hearts'
+    """
+    return _card_words(card, reason, received, passed, _CARD_SPOKEN)
+
+
+# How a card's notes join it: passed to you, passed in a direction, and the reason.
+_CARD_TITLE: Final = (" (passed to you)", " (passed {})", ": {}")
+_CARD_SPOKEN: Final = (", passed to you", ", passed {}", ". {}")
+
+
+def _card_words(
+    card: str, reason: str, received: bool, passed: str, forms: tuple[str, str, str]
+) -> str:
+    to_you, passed_to, why = forms
+    return (
+        card
+        + (to_you if received else "")
+        + (passed_to.format(passed) if passed else "")
+        + (why.format(reason) if reason else "")
+    )
+
+
+def played_by(card: str, name: str) -> str:
+    """A card on the table and who played it ("Q♣ from Bob"; "queen of clubs from Bob")."""
+    return f"{card} from {name}"
+
+
+def takes(name: str) -> str:
+    """The taker of a trick, for everyone but them ("Bob takes"; for them, ``YOU_TAKE``)."""
+    return f"{name} takes"
+
+
+def the_trick(points: int) -> str:
+    """What follows the taker of a trick: " the trick", and its points if it holds any.
+
+    >>> takes("Bob") + the_trick(2), YOU_TAKE + the_trick(0)
+    ('Bob takes the trick: 2 points', 'You take the trick')
+    """
+    return f" the trick: {points} point{'s' if points != 1 else ''}" if points else " the trick"
+
+
+def waiting_for_passes(hand: int, direction: str) -> str:
+    return f"Hand {hand}: waiting for everyone to pass {direction}."
+
+
+def choose_your_pass(hand: int, direction: str) -> str:
+    return f"Hand {hand}: choose three cards to pass {direction}."
+
+
+def choosing_moon(hand: int, name: str) -> str:
+    return f"Hand {hand}: {name} shot the moon and is choosing how it scores."
+
+
+def choose_your_moon(hand: int) -> str:
+    return f"Hand {hand}: you shot the moon! Choose how it scores."
+
+
+def to_play(hand: int, name: str) -> str:
+    return f"Hand {hand}: {name} to play."
+
+
+def your_turn(hand: int, led: str) -> str:
+    """The status line on a player's turn, with the suit ``led`` (its plural) to the trick, or
+    "" when they lead it.
+
+    >>> your_turn(3, "clubs"), your_turn(3, "")
+    ('Hand 3: your turn (clubs led).', 'Hand 3: your lead.')
+    """
+    return f"Hand {hand}: your turn ({led} led)." if led else f"Hand {hand}: your lead."
+
+
+# The table's notices of the move it made for a player out of time.
+
+
+def passed_for(name: str) -> str:
+    return f"Time ran out for {name}: the table passed three cards for them."
+
+
+def moon_chosen_for(name: str) -> str:
+    return f"Time ran out for {name}: the table chose how the moon scores."
+
+
+def played_for(name: str, card: str) -> str:
+    """``card``: the display of the card the table played."""
+    return f"Time ran out for {name}: the table played the {card} for them."
+
+
+def hand_scored(hand: int, scores: list[tuple[str, int]]) -> str:
+    """What a hand scored, by each player's name.
+
+    >>> hand_scored(2, [("alice", 0), ("bob", 26)])
+    'Hand 2 scored: alice +0, bob +26.'
+    """
+    return (
+        f"Hand {hand} scored: " + ", ".join(f"{name} {points:+d}" for name, points in scores) + "."
+    )

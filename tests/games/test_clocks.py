@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import services
 from games.engine import Clock, Match, Phase, Rules, fingerprint
 from games.models import Game, GamePlayer, MoveRecord, Table
-from games.selectors import build_context
+from games.table_context import build_context
 from games.tasks import enforce_deadline, sweep_deadlines, time_out
 from hearts_site import celery_app
 from tests.helpers.clocks import against_bots, four_people, overdue

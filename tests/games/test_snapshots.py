@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
-from games import selectors, services
+from games import services, table_context
 from games.engine import Match, Phase, seat_view
 from games.models import Game, MoveRecord
 
@@ -91,7 +91,7 @@ def test_a_move_and_the_table_s_page_read_only_the_moves_since_the_snapshot() ->
     with CaptureQueriesContext(connection) as queries:
         card = str(match.hand.legal_plays(seat)[0])
         services.act(game.pk, seat, "play", version=match.version, cards=[card])
-        selectors.table_view(_fresh(game), people[1])
+        table_context.table_view(_fresh(game), people[1])
     reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and log_table in q["sql"]]
     assert reads and all(f'"{log_table}"."number" >' in sql for sql in reads)
     stored = _fresh(game)

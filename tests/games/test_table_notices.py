@@ -7,7 +7,7 @@ import pytest
 
 from games import services
 from games.models import Game
-from games.selectors import build_context
+from games.table_context import build_context
 from games.tasks import time_out
 from tests.helpers.clocks import four_people, overdue
 from tests.helpers.tables import everyone_passes, fresh, play_one

@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors
+from games import table_context
 from games.models import Game
 from ratings.models import Rating, RatingChange
 from tests.helpers.finishing import play_out, start
@@ -67,7 +67,7 @@ def test_the_result_pushed_to_the_table_carries_the_rating_changes() -> None:
     context = {
         "table": game.table,
         "code": "",
-        **selectors.public_context(game, game.live_match(), players),
+        **table_context.public_context(game, game.live_match(), players),
     }
 
     html = _text(render_to_string("games/table.html#result", context))

@@ -1,0 +1,448 @@
+"""The table as one seat (or a spectator) sees it: the context its fragments are rendered from.
+
+The table's context comes in two parts. What every screen shows alike (the board's state, the
+status line, the seats, the trick, the result, the scores, the deal's fairness) is read from the
+public context, which knows no viewer: it is rendered once a move for the whole table. A
+player's own hand and buttons are read from the private context of their seat. Both are made
+of small view objects (a seat, a card of the hand, a card on the table, a trick), whose words
+come from games/words.py.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils import timezone
+
+from games.engine import (
+    Card,
+    EndReason,
+    LastTrick,
+    Match,
+    MoveKind,
+    Phase,
+    SeatView,
+    last_trick,
+    seat_view,
+    taken_in_last_hand,
+)
+
+from . import words
+from .models import Game, GamePlayer
+from .selectors import rating_changes, seat_among
+
+
+class _Shown:
+    """A value the board's fragments show, read by the template in the loops that go out with
+    every move: Django's templates try ``value[name]`` before ``value.name``, and the failed
+    first try costs more than the attribute itself, so this answers it with the attribute."""
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+
+@dataclass(frozen=True)
+class PlayerInfo(_Shown):
+    """A seat as every screen at the table shows it: by its number, whoever looks (each page's
+    CSS turns the table so that its own seat sits at the bottom: scripts/table_seats_css.py)."""
+
+    seat: int
+    name: str
+    is_bot: bool
+    cards: int
+    points: int  # taken this hand, as far as everyone can see (the kitty once the hand is scored)
+    total: int
+    passed: bool
+    to_play: bool
+    on_the_clock: bool  # the table waits on this seat (its turn, or a pass not yet made)
+
+    # What the seats show of it, worked out here: the template's loop over the seats goes out
+    # with every move, and each tag it evaluates there costs more than these lines do.
+
+    @property
+    def classes(self) -> str:
+        """Its classes besides ``seat``: its number, and whether it is to play."""
+        return f"at-{self.seat}" + (" to-play" if self.to_play else "")
+
+    @property
+    def facts(self) -> str:
+        """What the seat shows of its cards and points: "13 cards · 1 point · total 20"."""
+        return words.seat_facts(self.cards, self.points, self.total)
+
+
+@dataclass(frozen=True)
+class Worded(_Shown):
+    """Words that read differently for the players they speak of: ``yours`` for a player in
+    one of ``seats`` (their numbers, "0 2"), ``others`` for everyone else, spectators included,
+    followed by the words alike for all, ``after``. Both go out in the same HTML to
+    every screen, each marked with the seats it is for, and the page's CSS shows one of them
+    (display: none hides the other from screen readers too)."""
+
+    others: str
+    yours: str = ""
+    seats: str = ""
+    after: str = ""
+
+
+@dataclass(frozen=True)
+class CardInfo(_Shown):
+    """A card of the viewer's own hand, with what its button shows: worked out here, since a
+    hand goes out with most pushes and the template's loop over it is the costliest part."""
+
+    card: Card
+    legal: bool
+    reason: str
+    received: bool  # passed to this seat this hand: shown with a brass tab
+    passed: bool  # chosen to pass, until the passes are exchanged: shown marked, not playable
+    # The rest follow from the hand and the view, which the hand's fragment key holds already.
+    my_turn: bool = field(default=False, repr=False)
+    direction: str = field(default="", repr=False)  # of the pass
+    first: bool = field(default=False, repr=False)  # the hand's first card, its one Tab stop
+
+    @property
+    def refused(self) -> bool:
+        """The seat is to play and may not play this card: shown dimmed, not pressable."""
+        return self.my_turn and not self.legal
+
+    @property
+    def classes(self) -> str:
+        """The button's classes besides ``card``: its suit, playable or not, passed."""
+        return (
+            f"suit-{self.card.suit.char}"
+            + ((" legal" if self.legal else " illegal") if self.my_turn else "")
+            + (" received" if self.received else "")
+            + (" passed" if self.passed else "")
+        )
+
+    @property
+    def tab_index(self) -> str:
+        return "0" if self.first else "-1"
+
+    @property
+    def symbol(self) -> str:
+        return self.card.suit.symbol
+
+    @property
+    def title(self) -> str:
+        """The button's tooltip: "Q♣ (passed to you): You must follow hearts"."""
+        passed = self.direction if self.passed else ""
+        return words.card_title(
+            self.card.display, self.reason, received=self.received, passed=passed
+        )
+
+    @property
+    def spoken(self) -> str:
+        """What a screen reader says of the card: "queen of clubs, passed to you"."""
+        passed = self.direction if self.passed else ""
+        reason = self.reason if self.my_turn else ""
+        return words.card_spoken(self.card.name, reason, received=self.received, passed=passed)
+
+
+@dataclass(frozen=True)
+class PlayedCard(_Shown):
+    """A card on the table, by the seat that played it."""
+
+    player: PlayerInfo
+    card: Card
+    took: bool = False  # of a completed trick: this card took it
+
+    @property
+    def classes(self) -> str:
+        """Its classes besides ``played card``: suit, the seat it comes from, whether it took."""
+        return f"suit-{self.card.suit.char} from-at-{self.player.seat}" + (
+            " took" if self.took else ""
+        )
+
+    @property
+    def symbol(self) -> str:
+        return self.card.suit.symbol
+
+    @property
+    def title(self) -> str:
+        """Its tooltip: "Q♣ from Bob"."""
+        return words.played_by(self.card.display, self.player.name)
+
+    @property
+    def spoken(self) -> str:
+        """What a screen reader says of it: "queen of clubs from Bob"."""
+        return words.played_by(self.card.name, self.player.name)
+
+
+@dataclass(frozen=True)
+class TrickShown(_Shown):
+    """A completed trick on screen: each card by the seat that played it, and who took it."""
+
+    key: str  # hand and trick, "2-5": the page tells one trick from the next by it
+    cards: list[PlayedCard]
+    taker: Worded  # "Bob takes the trick: 2 points", "You take the trick: 2 points" for Bob
+    past_hand: bool  # the last trick of the hand before, shown until this hand's first card
+
+
+@dataclass(frozen=True)
+class TakenShown(_Shown):
+    player: PlayerInfo
+    cards: list[Card]
+    kitty: bool  # took the kitty too, face down
+
+
+def table_view(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """Everything the table page shows to ``user``: only what their seat may know."""
+    match = game.live_match()
+    players = list(game.players.select_related("user"))
+    return build_context(game, match, players, seat_among(players, user))
+
+
+def build_context(
+    game: Game, match: Match, players: list[GamePlayer], me: int | None
+) -> dict[str, Any]:
+    """Everything the whole table shows to the seat ``me`` (None: a spectator): the public
+    context, the seat's private one, and the view the page turns the board to."""
+    return {
+        **public_context(game, match, players),
+        **private_context(game, match, players, me),
+        "board_view": board_view(me),
+    }
+
+
+def board_view(me: int | None) -> str:
+    """The #board section's classes that turn the table for its viewer: ``view-2`` puts seat 2
+    at the bottom (a spectator looks from seat 0), ``seated`` shows a player the words
+    addressed to them (static/css/table_seats.css)."""
+    return f"view-{me} seated" if me is not None else "view-0"
+
+
+def public_context(game: Game, match: Match, players: list[GamePlayer]) -> dict[str, Any]:
+    """What the board's public fragments read: the same for every screen at the table, and
+    nothing a spectator may not see (its ``view`` is a spectator's)."""
+    view: SeatView = seat_view(match, None)
+    names = {p.seat: (p.name, p.is_bot) for p in players}
+    over = game.is_over
+    passing = view.phase is Phase.PASSING
+    infos = [
+        PlayerInfo(
+            seat=seat,
+            name=names.get(seat, (f"Seat {seat + 1}", False))[0],
+            is_bot=names.get(seat, ("", False))[1],
+            cards=view.card_counts[seat],
+            points=view.points_taken[seat],
+            total=view.totals[seat],
+            passed=view.has_passed[seat],
+            to_play=not over and not passing and view.turn == seat,
+            on_the_clock=not over
+            and ((passing and not view.has_passed[seat]) or (not passing and view.turn == seat)),
+        )
+        for seat in range(match.players)
+    ]
+    return {
+        "game": game,
+        "view": view,
+        "players": infos,
+        "to_play": None if over or passing or view.turn < 0 else view.turn,
+        "trick": [PlayedCard(infos[seat], card) for seat, card in view.trick],
+        **_tricks_shown(match, view, infos),
+        "hand_taken": _hand_taken(match, infos),
+        "passing": passing and not over,
+        "hand_rows": [list(points) for points in view.hand_points],
+        "seed_hex": bytes(game.seed).hex() if over else None,
+        "added_seeds": [
+            (info.name, text) for info, text in zip(infos, game.added_seeds or (), strict=False)
+        ],
+        "version": game.version,
+        "status": _status(game, view, infos),
+        "last_hand_summary": _last_hand(match, view, infos),
+        "result_rows": _result_rows(game, infos),
+        "deadline_ms": _deadline_ms(game),
+        "seconds_left": _seconds_left(game),
+        "timed_out": _timed_out(match, infos),
+    }
+
+
+def private_context(
+    game: Game, match: Match, players: list[GamePlayer], me: int | None
+) -> dict[str, Any]:
+    """What a seat's own fragments (its hand, its buttons) read: ``me`` None for a spectator,
+    whose hand is empty and buttons are only the Last trick's."""
+    view: SeatView = seat_view(match, me)
+    received = set(view.received or ())
+    passed = set(view.passed or ()) if view.phase is Phase.PASSING else set()
+    hand = [
+        CardInfo(
+            card,
+            card in view.legal,
+            view.reasons.get(card, ""),
+            card in received,
+            card in passed,
+            my_turn=view.my_turn,
+            direction=view.direction,
+            first=index == 0,
+        )
+        for index, card in enumerate(view.hand)
+    ]
+    over = game.is_over
+    return {
+        "game": game,
+        "view": view,
+        "me": me,
+        "hand_cards": hand,
+        "passing": view.phase is Phase.PASSING and not over,
+        "my_pass_done": me is not None and view.has_passed[me],
+        "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,
+        "has_last_trick": _last_trick_to_look_at(match, view) is not None,
+    }
+
+
+def _last_trick_to_look_at(match: Match, view: SeatView) -> LastTrick | None:
+    """The trick a player may look at again (the "Last trick" button): this hand's latest,
+    while the next is under way."""
+    latest = last_trick(match)
+    if latest is None or not view.trick or latest.hand_number != match.hand.number:
+        return None
+    return latest
+
+
+def _tricks_shown(
+    match: Match, view: SeatView, infos: list[PlayerInfo]
+) -> dict[str, TrickShown | None]:
+    """The completed trick on the table while the next is not led yet, and the one a player
+    may look at again (the "Last trick" button) while the next is under way."""
+    if view.trick:
+        again = _last_trick_to_look_at(match, view)
+        return {
+            "completed_trick": None,
+            "last_trick": None if again is None else _trick_shown(again, match, infos),
+        }
+    latest = last_trick(match)
+    return {
+        "completed_trick": None if latest is None else _trick_shown(latest, match, infos),
+        "last_trick": None,
+    }
+
+
+def _trick_shown(latest: LastTrick, match: Match, infos: list[PlayerInfo]) -> TrickShown:
+    winner = infos[latest.trick.winner]
+    return TrickShown(
+        key=f"{latest.hand_number}-{latest.number}",
+        cards=[
+            PlayedCard(infos[seat], card, seat == winner.seat)
+            for seat, card in latest.cards_by_seat(match.players)
+        ],
+        taker=Worded(
+            others=words.takes(winner.name),
+            yours=words.YOU_TAKE,
+            seats=str(winner.seat),
+            after=words.the_trick(latest.trick.points),
+        ),
+        past_hand=latest.hand_number != match.hand.number,
+    )
+
+
+def _hand_taken(match: Match, infos: list[PlayerInfo]) -> list[TakenShown]:
+    """Each seat's taken cards in the hand just scored, shown with its score."""
+    taken = taken_in_last_hand(match)
+    if taken is None or not _shows_last_hand(match):
+        return []
+    return [
+        TakenShown(info, sorted(cards, key=lambda card: card.index), taken.kitty_taker == info.seat)
+        for info, cards in zip(infos, taken.cards, strict=True)
+    ]
+
+
+def _deadline_ms(game: Game) -> int | None:
+    if game.is_over or game.deadline is None:
+        return None
+    return int(game.deadline.timestamp() * 1000)
+
+
+def _seconds_left(game: Game) -> int | None:
+    if game.is_over or game.deadline is None:
+        return None
+    return max(0, math.ceil((game.deadline - timezone.now()).total_seconds()))
+
+
+def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
+    """The table's move for a seat out of time, in words, until the next move: a notice that
+    stayed up for the rest of the hand would read as news long after it was."""
+    moves = [move for move in match.hand.moves[-1:] if move.timeout]
+    if match.result is not None and match.result.reason in (EndReason.LEFT, EndReason.TIMED_OUT):
+        seat = match.result.forfeited
+        assert seat is not None
+        return words.ended_by_clock(match.result.reason, infos[seat].name)
+    if not moves:
+        return ""
+    move = moves[-1]
+    name = infos[move.seat].name
+    if move.kind == MoveKind.PASS:
+        return words.passed_for(name)
+    if move.kind == MoveKind.MOON:
+        return words.moon_chosen_for(name)
+    return words.played_for(name, move.cards[0].display)
+
+
+def _status(game: Game, view: SeatView, infos: list[PlayerInfo]) -> Worded:
+    """The status line: what the table waits for, in words for the players it waits on."""
+    if game.is_over:
+        return Worded(words.GAME_OVER)
+    hand = view.hand_number
+    if view.phase is Phase.PASSING:
+        # Whether a player has passed is public (the seats say it), so the line is too.
+        choosing = " ".join(str(seat) for seat, done in enumerate(view.has_passed) if not done)
+        return Worded(
+            others=words.waiting_for_passes(hand, view.direction),
+            yours=words.choose_your_pass(hand, view.direction) if choosing else "",
+            seats=choosing,
+        )
+    turn = str(view.turn)
+    if view.phase is Phase.MOON_CHOICE:
+        return Worded(
+            others=words.choosing_moon(hand, infos[view.turn].name),
+            yours=words.choose_your_moon(hand),
+            seats=turn,
+        )
+    led = view.trick[0][1].suit.plural if view.trick else ""
+    return Worded(
+        others=words.to_play(hand, infos[view.turn].name),
+        yours=words.your_turn(hand, led),
+        seats=turn,
+    )
+
+
+def _shows_last_hand(match: Match) -> bool:
+    """The hand just finished stays on show until the next hand's first card (for good, once
+    the game is over)."""
+    return match.is_over or not match.hand.cards_played
+
+
+def _last_hand(match: Match, view: SeatView, infos: list[PlayerInfo]) -> str:
+    """What the hand just finished scored."""
+    if not view.last_hand or not _shows_last_hand(match):
+        return ""
+    scores = [(info.name, points) for info, points in zip(infos, view.last_hand, strict=True)]
+    return words.hand_scored(len(view.hand_points), scores)
+
+
+@dataclass(frozen=True)
+class ResultRow(_Shown):
+    """A seat's line of a finished game's result."""
+
+    words: str  # "1st: alice, 45 points", "4th: bob, 60 points (resigned)"
+    rating: str = ""  # after a rated game: "rating 1312 (+12)"
+
+
+def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[ResultRow]:
+    result = game.result or {}
+    places = result.get("places") or []
+    if not places:
+        return []
+    rows = sorted(zip(places, infos, strict=True), key=lambda pair: (pair[0], pair[1].seat))
+    reason = result.get("reason")
+    ratings = rating_changes(game)
+    lines = []
+    for place, info in rows:
+        ended = reason if result.get("forfeited") == info.seat else None
+        line = words.result_line(place, info.name, info.total, ended)
+        change = ratings.get(info.seat)
+        lines.append(ResultRow(line, change.in_words if change else ""))
+    return lines
