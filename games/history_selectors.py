@@ -12,7 +12,7 @@ from games.engine import EARLY_ENDS, Card, EndReason, Hand, Match, MoveKind, Pha
 from . import selectors
 from .models import Game, GamePlayer
 from .records import played_hands
-from .words import ENDED_EARLY, ordinal, outcome, replay_step
+from .words import ENDED_EARLY, empty_seat, ordinal, outcome, replay_step
 
 # The list ----------------------------------------------------------------------------------
 
@@ -142,7 +142,7 @@ def _name(players: list[GamePlayer], seat: int) -> str:
     for player in players:
         if player.seat == seat:
             return player.name
-    return f"Seat {seat + 1}"
+    return empty_seat(seat)
 
 
 def _seat_states(
@@ -213,13 +213,11 @@ def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
     if not places:  # only a game that never ended has no places
         return "Not finished"
     names = {p.seat: p.name for p in players}
-    winners = [
-        names.get(seat, f"Seat {seat + 1}") for seat, place in enumerate(places) if place == 1
-    ]
+    winners = [names.get(seat, empty_seat(seat)) for seat, place in enumerate(places) if place == 1]
     forfeited = result.get("forfeited")
     if forfeited is None or result.get("reason") not in EARLY_ENDS:
         return outcome(winners)
-    return outcome(winners, (names.get(forfeited, f"Seat {forfeited + 1}"), result["reason"]))
+    return outcome(winners, (names.get(forfeited, empty_seat(forfeited)), result["reason"]))
 
 
 # The game's page --------------------------------------------------------------------------

@@ -224,7 +224,7 @@ def public_context(game: Game, match: Match, players: list[GamePlayer]) -> dict[
     infos = [
         PlayerInfo(
             seat=seat,
-            name=names.get(seat, (f"Seat {seat + 1}", False))[0],
+            name=names.get(seat, (words.empty_seat(seat), False))[0],
             is_bot=names.get(seat, ("", False))[1],
             cards=view.card_counts[seat],
             points=view.points_taken[seat],

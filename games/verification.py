@@ -27,6 +27,7 @@ from .forms import MAX_HANDS, VerifyForm
 from .history import viewable_game
 from .models import Game
 from .records import game_record
+from .words import empty_seat
 
 CHECKER = Path(settings.BASE_DIR) / "scripts" / "check_record.py"
 
@@ -53,9 +54,7 @@ def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _added_seed_rows(game: Game, players: list[Any]) -> list[tuple[str, str]]:
     names = {player.seat: player.name for player in players}
-    return [
-        (names.get(seat, f"Seat {seat + 1}"), text) for seat, text in enumerate(game.added_seeds)
-    ]
+    return [(names.get(seat, empty_seat(seat)), text) for seat, text in enumerate(game.added_seeds)]
 
 
 def _form_query(record: dict[str, Any]) -> dict[str, Any]:

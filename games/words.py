@@ -438,6 +438,15 @@ _MOON_IN_SHORT: Final = {
 # Places, end reasons and results -------------------------------------------------------------
 
 
+def empty_seat(seat: int) -> str:
+    """The name of a seat nobody sits in (a game's record before a player's name is known).
+
+    >>> empty_seat(0)
+    'Seat 1'
+    """
+    return f"Seat {seat + 1}"
+
+
 def ordinal(number: int) -> str:
     """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st.
 

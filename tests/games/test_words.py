@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import doctest
+
 from games import words
 from games.engine import EARLY_ENDS, PRESETS, EndReason
 from games.forms import TableForm
+
+
+def test_the_examples_in_the_words_module_hold() -> None:
+    failed, attempted = doctest.testmod(words, report=False)
+
+    assert attempted > 10 and failed == 0
 
 
 def test_places_and_result_lines_read_as_before() -> None:
