@@ -63,6 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.scratch import POSTGRES, postgres  # noqa: E402
+from games.engine import MoonRule, MoveKind  # noqa: E402
 from scripts.scale_out import Layout, free_port  # noqa: E402
 
 if TYPE_CHECKING:
@@ -293,14 +294,18 @@ class Screen:
         if self.over:
             return None
         if self.moon_choice:
-            return {**base, "action": "moon", "choice": rng.choice(["others", "self"])}
+            return {
+                **base,
+                "action": MoveKind.MOON,
+                "choice": rng.choice([MoonRule.OTHERS, MoonRule.SELF]),
+            }
         if self.can_pass and len(self.hand) >= 3:
             cards = rng.sample([card for card, _ in self.hand], 3)
-            return {**base, "action": "pass", "cards": " ".join(cards)}
+            return {**base, "action": MoveKind.PASS, "cards": " ".join(cards)}
         if self.phase == "playing" and self.my_turn:
             legal = [card for card, is_legal in self.hand if is_legal]
             if legal:
-                return {**base, "action": "play", "cards": rng.choice(legal)}
+                return {**base, "action": MoveKind.PLAY, "cards": rng.choice(legal)}
         return None
 
 
@@ -377,7 +382,7 @@ async def play(
                     move = screen.move(rng) if _ready(screen, acted_on, passed, rng) else None
                     if move is not None and now < stop_sending:
                         acted_on = screen.version
-                        passed = passed or move["action"] == "pass"
+                        passed = passed or move["action"] == MoveKind.PASS
                         stats.sends.append(
                             Send(
                                 game_id,
@@ -419,7 +424,7 @@ def _ready(screen: Screen, acted_on: int, passed: bool, rng: random.Random) -> b
     move = screen.move(rng)
     if move is None or screen.version == acted_on:
         return False
-    return not (move["action"] == "pass" and passed)
+    return not (move["action"] == MoveKind.PASS and passed)
 
 
 async def stalled_watcher(player: Player, stop: float, stats: Round) -> None:
@@ -641,7 +646,7 @@ def turn_began(log: list[Logged], number: int) -> int:
     so a bot's pass waited for those before it; and a person's pass may land among them
     before its own task is due (which then finds the game moved on and does nothing)."""
     began = number - 1
-    while began > 0 and log[number].kind == log[began].kind == "pass":
+    while began > 0 and log[number].kind == log[began].kind == MoveKind.PASS:
         earlier = log[began]
         if not earlier.bot and earlier.at + earlier.pause <= log[number].at:
             break  # the person's pass whose task made this one

@@ -249,7 +249,7 @@ class Game(models.Model):
             return True  # none, or one not of an earlier version (distrusted when loaded)
         hand = match.hand
         fresh = not hand.moves  # a new hand dealt
-        boundary = hand.cards_played % match.players == 0 and hand.phase is not Phase.PASSING
+        boundary = not hand.trick and hand.phase is not Phase.PASSING  # a trick just taken
         return fresh or boundary or match.version - stamp >= 2 * match.players
 
 

@@ -552,7 +552,7 @@ def _move_words(hand: Hand, move: Move, names: list[str]) -> str:
     name = names[move.seat]
     if move.kind == MoveKind.PASS:
         cards = ", ".join(card.display for card in move.cards)
-        target = names[(move.seat + hand.pass_offset) % hand.players]
+        target = names[hand.pass_target(move.seat)]
         return f"{name} passes {cards} {hand.direction} to {target}"
     if move.kind == MoveKind.PLAY:
         card = move.cards[0]
