@@ -101,6 +101,9 @@ def _ask_then_act(
     return TemplateResponse(request, "admin/moderation/action_form.html", ctx)
 
 
+# The fields of a person that give powers on the site: only a superuser changes them.
+POWERS = ("is_staff", "is_superuser", "groups", "user_permissions", "username")
+
 admin.site.unregister(User)
 
 
@@ -135,6 +138,14 @@ class PersonAdmin(CheckedSelection, UserAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # not even "delete selected": close the account instead
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Who is staff and what staff may do is a superuser's to change: staff allowed to edit
+        people's details cannot make themselves (or anyone) staff, a superuser or a moderator."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not request.user.is_superuser:
+            fields += [field for field in POWERS if field not in fields]
+        return fields
 
     # Which actions the admin offers (``permissions=[...]`` below); a POST naming another is
     # refused as an unknown action.

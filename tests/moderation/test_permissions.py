@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -264,3 +264,55 @@ def test_a_chosen_id_that_is_no_persons_is_refused_with_a_message(chosen: str) -
         shown = client.get(response["Location"]).content.decode()
         assert "Those users could not be found: choose again." in shown
     assert not Sanction.objects.exists()
+
+
+def _change_page_post(client: Client, person: User, **fields: str) -> Any:
+    """The person's change page sent back with ``fields`` set besides the details it needs."""
+    data = {
+        "username": person.username,
+        "email": person.email,
+        "is_active": "on",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        **fields,
+    }
+    return client.post(reverse("admin:auth_user_change", args=[person.pk]), data)
+
+
+def test_staff_who_may_edit_people_cannot_give_themselves_or_anyone_powers() -> None:
+    editor = User.objects.create_user("edit_ed", is_staff=True)
+    editor.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="auth", codename__in=["view_user", "change_user"]
+        )
+    )
+    client = _signed_in(editor)
+    moderators, _ = Group.objects.get_or_create(name=permissions.MODERATORS)
+
+    page = client.get(reverse("admin:auth_user_change", args=[editor.pk])).content.decode()
+    answer = _change_page_post(
+        client,
+        editor,
+        username="root",
+        email="ed@example.com",
+        is_superuser="on",
+        groups=str(moderators.pk),
+    )
+
+    assert 'name="is_superuser"' not in page and 'name="groups"' not in page
+    assert answer.status_code == 302  # the details were saved...
+    editor.refresh_from_db()
+    assert editor.email == "ed@example.com"
+    assert not editor.is_superuser  # ...and none of the powers
+    assert editor.username == "edit_ed"
+    assert not editor.groups.exists()
+
+
+def test_a_superuser_still_makes_someone_staff_on_the_change_page(root: User) -> None:
+    person = User.objects.create_user("sam_staff")
+
+    answer = _change_page_post(_signed_in(root), person, is_staff="on")
+
+    assert answer.status_code == 302
+    person.refresh_from_db()
+    assert person.is_staff
