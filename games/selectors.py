@@ -4,12 +4,10 @@ did to the ratings. What the table shows is built from them in games/table_conte
 from __future__ import annotations
 
 import secrets
-from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Q, QuerySet
 
-from moderation.models import Sanction
 from ratings.models import RatingChange
 
 from .models import Game, GamePlayer, Table
@@ -93,31 +91,6 @@ def seat_among(players: list[GamePlayer], user: Viewer) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     return next((p.seat for p in players if p.user_id == user.pk and not p.is_bot), None)
-
-
-class Mover(NamedTuple):
-    """What a move from a socket needs to know before the service takes it."""
-
-    game_id: int
-    seat: int | None  # None: the person is not among the game's players
-    barred: bool  # a suspension or ban of the person's is in force
-
-
-def latest_seat(table_id: int, user_id: int) -> Mover | None:
-    """In one query: the table's latest game, the seat the person plays in it and whether a
-    sanction keeps them from moving; None if the table has no game yet."""
-    seat = GamePlayer.objects.filter(game=OuterRef("pk"), user_id=user_id, is_bot=False)
-    found = (
-        Game.objects.filter(table_id=table_id)
-        .order_by("-number")
-        .annotate(
-            my_seat=Subquery(seat.values("seat")[:1]),
-            barred=Exists(Sanction.objects.in_force().filter(user_id=user_id)),
-        )
-        .values_list("pk", "my_seat", "barred")
-        .first()
-    )
-    return None if found is None else Mover(*found)
 
 
 def rating_changes(game: Game) -> dict[int, RatingChange]:
