@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.scratch import POSTGRES, postgres  # noqa: E402
+from bench._scratch import POSTGRES, postgres  # noqa: E402
 from games.engine import MoonRule, MoveKind  # noqa: E402
 from scripts.scale_out import Layout, free_port  # noqa: E402
 

@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.scratch import plain_move, scratch_site
+from bench._scratch import plain_move, scratch_site
 
 POINTS = (50, 500)
 SPECTATORS = 10

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.scratch import plain_move, scratch_site
+from bench._scratch import plain_move, scratch_site
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue

@@ -3,7 +3,7 @@ settings, and a PostgreSQL database made for the run and dropped after it, or SQ
 directory of its own), and the plain move they make for whoever the game waits on.
 
 A benchmark puts the checkout on ``sys.path`` first, then imports this module as
-``bench.scratch``.
+``bench._scratch``.
 """
 
 from __future__ import annotations
