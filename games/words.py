@@ -18,7 +18,7 @@ plain strings.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -543,8 +543,7 @@ def replay_step(hand: Hand, made: int, names: list[str], resign: Move | None = N
         words += f" {names[trick.winner]} takes the trick"
         words += f" ({points_words(trick.points)})." if trick.points else "."
     if made == len(hand.moves) and hand.points is not None:
-        scored = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(hand.points))
-        words += f" Hand {hand.number} scores: {scored}."
+        words += f" Hand {hand.number} scores: {_scores(zip(names, hand.points, strict=True))}."
     return words
 
 
@@ -595,7 +594,7 @@ def seat_facts(cards: int, points: int, total: int) -> str:
     >>> seat_facts(13, 1, 20)
     '13 cards · 1 point · total 20'
     """
-    return f"{cards} cards · {points} {'point' if points == 1 else 'points'} · total {total}"
+    return f"{cards} cards · {points_words(points)} · total {total}"
 
 
 def card_title(card: str, reason: str, *, received: bool, passed: str) -> str:
@@ -652,7 +651,7 @@ def the_trick(points: int) -> str:
     >>> takes("Bob") + the_trick(2), YOU_TAKE + the_trick(0)
     ('Bob takes the trick: 2 points', 'You take the trick')
     """
-    return f" the trick: {points} point{'s' if points != 1 else ''}" if points else " the trick"
+    return f" the trick: {points_words(points)}" if points else " the trick"
 
 
 def waiting_for_passes(hand: int, direction: str) -> str:
@@ -707,6 +706,9 @@ def hand_scored(hand: int, scores: list[tuple[str, int]]) -> str:
     >>> hand_scored(2, [("alice", 0), ("bob", 26)])
     'Hand 2 scored: alice +0, bob +26.'
     """
-    return (
-        f"Hand {hand} scored: " + ", ".join(f"{name} {points:+d}" for name, points in scores) + "."
-    )
+    return f"Hand {hand} scored: {_scores(scores)}."
+
+
+def _scores(scores: Iterable[tuple[str, int]]) -> str:
+    """Each player's points, signed: "alice +0, bob +26"."""
+    return ", ".join(f"{name} {points:+d}" for name, points in scores)
