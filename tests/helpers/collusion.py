@@ -10,11 +10,10 @@ from itertools import permutations
 
 from django.contrib.auth.models import User
 
-from games import services
 from games.bots import basic, policy
-from games.engine import Card, Match, Phase, Rules, fingerprint, mask_of, seat_view
-from games.models import Game, MoveRecord
-from tests.helpers.engine import seed
+from games.engine import Card, Match, Phase, Rules, mask_of, seat_view
+from games.models import Game
+from tests.helpers.finishing import deal_from, end_through_the_site
 from tests.helpers.tables import game_with
 
 TARGET = 25  # short games: two or three hands each
@@ -69,33 +68,14 @@ def rated_game(players: list[User], number: int, colluders: tuple[User, ...] = (
     """One rated game, ``players`` in seat order (the first hosts), dealt from seed ``number``;
     the two ``colluders`` (if any) feed everyone but each other."""
     game = game_with(players, preset="custom", options={"target": TARGET}, rated=True)
-    seed_bytes = seed(number)
-    Game.objects.filter(pk=game.pk).update(
-        seed=seed_bytes, fingerprint=fingerprint(seed_bytes), added_seeds=[]
-    )
     seats = {person.pk: seat for seat, person in enumerate(players)}
     partners = {}
     if colluders:
         first, second = (seats[person.pk] for person in colluders)
         partners = {first: second, second: first}
-    rules = Rules.from_json(game.rules)
-    match = Match(rules, seed_bytes)
+    match = Match(Rules.from_json(game.rules), deal_from(game, number))
     play_out(match, partners)
-    *before, last = match.moves
-    MoveRecord.objects.bulk_create(
-        MoveRecord.of(game, number, move) for number, move in enumerate(before, start=1)
-    )
-    snapshot = Match.replay(rules, seed_bytes, before).to_snapshot()
-    Game.objects.filter(pk=game.pk).update(version=len(before), snapshot=snapshot)
-    services.act(
-        game.pk,
-        last.seat,
-        last.kind,
-        version=len(before),
-        cards=[str(card) for card in last.cards],
-        choice=last.choice,
-    )
-    return Game.objects.get(pk=game.pk)
+    return end_through_the_site(game, match)
 
 
 def history(

@@ -49,13 +49,26 @@ def start(
 def play_out(game: Game, seed_number: int) -> Game:
     """Deal ``game`` from a fixed seed and play it to the end: every seat passes its first three
     cards and plays its lowest legal card (``tests.helpers.engine.step``)."""
+    match = Match(Rules.from_json(game.rules), deal_from(game, seed_number))
+    while not match.is_over:
+        step(match)
+    return end_through_the_site(game, match)
+
+
+def deal_from(game: Game, seed_number: int) -> bytes:
+    """Deal ``game`` from the fixed seed ``seed_number`` (``tests.helpers.engine.seed``), with
+    no added seeds; returns the seed."""
     seed_bytes = seed(seed_number)
     Game.objects.filter(pk=game.pk).update(
         seed=seed_bytes, fingerprint=fingerprint(seed_bytes), added_seeds=[]
     )
-    match = Match(Rules.from_json(game.rules), seed_bytes)
-    while not match.is_over:
-        step(match)
+    return seed_bytes
+
+
+def end_through_the_site(game: Game, match: Match) -> Game:
+    """``game`` as ``match`` (its game, played to the end in memory) left it: every move but
+    the last logged as the site logs moves, then the last made through ``services.act``, so
+    that the game ends, and is rated, exactly as a live game does."""
     *before, last = match.moves
     MoveRecord.objects.bulk_create(
         MoveRecord.of(game, number, move) for number, move in enumerate(before, start=1)
@@ -78,8 +91,9 @@ def play_a_card(game: Game) -> None:
     play_one(game)
 
 
-def a_season() -> list[Game]:
-    """Six rated games among five people, each line-up overlapping the next."""
+def a_season(*, last_resigned: bool = False) -> list[Game]:
+    """Six rated games among five people, each line-up overlapping the next; the sixth ended
+    by a resignation (its third player's, after the first card) if ``last_resigned``."""
     alice, bob, carol, dave, erin = people("alice", "bob", "carol", "dave", "erin")
     line_ups = [
         [alice, bob, carol, dave],
@@ -87,6 +101,12 @@ def a_season() -> list[Game]:
         [dave, erin, alice, bob],
         [carol, dave, erin, alice],
         [bob, carol, dave, erin],
-        [alice, carol, erin, bob],
     ]
-    return [play_out(start(line_up), 40 + n) for n, line_up in enumerate(line_ups)]
+    games = [play_out(start(line_up), 40 + n) for n, line_up in enumerate(line_ups)]
+    last = start([alice, carol, erin, bob])
+    if last_resigned:
+        play_a_card(last)
+        services.resign(last.pk, 2)
+    else:
+        play_out(last, 45)
+    return [*games, Game.objects.get(pk=last.pk)]

@@ -7,34 +7,16 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from games import services
 from games.models import Game
 from ratings.maths import Skill, rate
-from tests.helpers.finishing import every_rating, play_a_card, play_out, start
+from tests.helpers.finishing import a_season, every_rating, play_out, start
 from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
 
 
-def _a_season() -> list[Game]:
-    """Six rated games among five people, one of them ended by a resignation."""
-    alice, bob, carol, dave, erin = people("alice", "bob", "carol", "dave", "erin")
-    line_ups = [
-        [alice, bob, carol, dave],
-        [erin, alice, bob, carol],
-        [dave, erin, alice, bob],
-        [carol, dave, erin, alice],
-        [bob, carol, dave, erin],
-    ]
-    games = [play_out(start(line_up), 40 + n) for n, line_up in enumerate(line_ups)]
-    last = start([alice, carol, erin, bob])
-    play_a_card(last)
-    services.resign(last.pk, 2)
-    return [*games, last]
-
-
 def test_recomputing_gives_exactly_the_numbers_of_the_live_updates() -> None:
-    _a_season()
+    a_season(last_resigned=True)
     live = every_rating()
     assert len(live[1]) == 24
 
@@ -44,7 +26,7 @@ def test_recomputing_gives_exactly_the_numbers_of_the_live_updates() -> None:
 
 
 def test_recomputing_twice_changes_nothing() -> None:
-    _a_season()
+    a_season(last_resigned=True)
     call_command("recompute_ratings", stdout=StringIO())
     once = every_rating()
 
