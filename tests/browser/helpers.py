@@ -16,14 +16,10 @@ STEP_MS = 15_000  # the longest wait for the bots or the server between two of o
 
 # wait_for_function is always given a function: a bare expression is run through eval() in the
 # page, which the site's Content-Security-Policy (rightly) refuses.
-#
-# What the page is waiting for: us to play, us to choose how a moon scores, or nothing more
-# because hand 1 has been scored. An error in #flash with nothing else to do is reported too.
-TABLE_STATE = """
-() => {
-  const last = document.querySelector(".last-hand");
-  if (last && /Hand 1 scored/.test(last.textContent)) return "scored";
-  if (document.querySelector(".moon-choice")) return "moon";
+
+# The end of a predicate of what the page waits for: "play" on our turn with a card to play,
+# else an error in #flash, else nothing yet.
+PLAY_OR_FLASH = """
   const board = document.getElementById("board-state");
   const mine = document.getElementById("my-hand");
   if (board && board.dataset.phase === "playing" && mine && mine.dataset.myTurn === "1"
@@ -33,6 +29,17 @@ TABLE_STATE = """
   return false;
 }
 """
+
+# What the page is waiting for: us to play, us to choose how a moon scores, or nothing more
+# because hand 1 has been scored. An error in #flash with nothing else to do is reported too.
+TABLE_STATE = (
+    """
+() => {
+  const last = document.querySelector(".last-hand");
+  if (last && /Hand 1 scored/.test(last.textContent)) return "scored";
+  if (document.querySelector(".moon-choice")) return "moon";"""
+    + PLAY_OR_FLASH
+)
 
 
 def new_username(length: int = 12) -> str:

@@ -18,7 +18,7 @@ import pytest
 
 from . import axe
 from .conftest import Tab, open_tab
-from .helpers import STEP_MS, hand_cards, register, wait_card_gone
+from .helpers import PLAY_OR_FLASH, STEP_MS, hand_cards, register, wait_card_gone
 
 pytestmark = pytest.mark.browser
 
@@ -27,21 +27,15 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 
 # What the page waits for during a match: our pass, our card, our moon choice, or its end.
-MATCH_STATE = """
+MATCH_STATE = (
+    """
 () => {
   const result = document.getElementById("result");
   if (result && !result.hidden) return "over";
   if (document.querySelector(".moon-choice")) return "moon";
-  if (document.getElementById("pass-button")) return "pass";
-  const board = document.getElementById("board-state");
-  const mine = document.getElementById("my-hand");
-  if (board && board.dataset.phase === "playing" && mine && mine.dataset.myTurn === "1"
-      && document.querySelector("#hand .card.legal")) return "play";
-  const flash = document.getElementById("flash");
-  if (flash && flash.textContent.trim()) return "flash: " + flash.textContent.trim();
-  return false;
-}
-"""
+  if (document.getElementById("pass-button")) return "pass";"""
+    + PLAY_OR_FLASH
+)
 
 
 def _shoot(page: Any, name: str) -> None:
