@@ -212,12 +212,11 @@ def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
     places = result.get("places") or []
     if not places:  # only a game that never ended has no places
         return "Not finished"
-    names = {p.seat: p.name for p in players}
-    winners = [names.get(seat, empty_seat(seat)) for seat, place in enumerate(places) if place == 1]
+    winners = [_name(players, seat) for seat, place in enumerate(places) if place == 1]
     forfeited = result.get("forfeited")
     if forfeited is None or result.get("reason") not in EARLY_ENDS:
         return outcome(winners)
-    return outcome(winners, (names.get(forfeited, empty_seat(forfeited)), result["reason"]))
+    return outcome(winners, (_name(players, forfeited), result["reason"]))
 
 
 # The game's page --------------------------------------------------------------------------
