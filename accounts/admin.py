@@ -28,8 +28,15 @@ from django.template.response import TemplateResponse
 
 from hearts_site.admin_actions import CheckedSelection
 from moderation import sanctions
-from moderation.forms import MarkForm, ReasonForm, RenameForm, SanctionForm, SuspendForm
-from moderation.models import Mark, Sanction
+from moderation.forms import (
+    ChatBanForm,
+    MarkForm,
+    ReasonForm,
+    RenameForm,
+    SanctionForm,
+    SuspendForm,
+)
+from moderation.models import ChatBan, Mark, Sanction
 from moderation.permissions import may
 
 Act = Callable[[User, User, dict[str, Any]], object]  # (staff, person, the form's data)
@@ -118,17 +125,31 @@ class PersonAdmin(CheckedSelection, UserAdmin):
         "is_staff",
         "sanctioned",
         "marked",
+        "chat_banned",
     ]
     list_filter = ["is_staff", "is_active", SanctionedFilter, MarkedFilter, "is_superuser"]
     search_fields = ["username", "email"]
     ordering = ["username"]
-    actions = ["suspend", "ban", "lift", "rename", "mark", "unmark", "close"]
+    actions = [
+        "suspend",
+        "ban",
+        "lift",
+        "rename",
+        "mark",
+        "unmark",
+        "close",
+        "chat_ban",
+        "chat_lift",
+    ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         in_force = Sanction.objects.in_force().filter(user=OuterRef("pk"))
         standing = Mark.objects.filter(user=OuterRef("pk"), lifted_at__isnull=True)
+        chat_banned = ChatBan.objects.in_force().filter(user=OuterRef("pk"))
         people = super().get_queryset(request)
-        return people.annotate(sanctioned=Exists(in_force), marked=Exists(standing))
+        return people.annotate(
+            sanctioned=Exists(in_force), marked=Exists(standing), chat_banned=Exists(chat_banned)
+        )
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.is_active and request.user.is_staff
@@ -170,6 +191,12 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     def has_close_permission(self, request: HttpRequest) -> bool:
         return may(request.user, "close")
 
+    def has_chat_ban_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "chat_ban")
+
+    def has_chat_lift_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "chat_lift")
+
     @admin.display(boolean=True, description="suspended or banned", ordering="sanctioned")
     def sanctioned(self, person: Any) -> bool:
         return bool(person.sanctioned)
@@ -177,6 +204,34 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     @admin.display(boolean=True, description="marked", ordering="marked")
     def marked(self, person: Any) -> bool:
         return bool(person.marked)
+
+    @admin.display(boolean=True, description="banned from chat", ordering="chat_banned")
+    def chat_banned(self, person: Any) -> bool:
+        return bool(person.chat_banned)
+
+    @admin.action(description="Ban the chosen people from chat", permissions=["chat_ban"])
+    def chat_ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Ban from chat",
+            form_class=ChatBanForm,
+            act=lambda staff, person, data: sanctions.chat_ban(
+                staff, person, reason=data["reason"], note=data["note"], until=data["until"]
+            ),
+        )
+
+    @admin.action(description="Lift the chosen people's chat bans", permissions=["chat_lift"])
+    def chat_lift(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title="Lift chat bans",
+            form_class=ReasonForm,
+            act=lambda staff, person, data: sanctions.lift_chat_ban(
+                staff, person, reason=data["reason"]
+            ),
+        )
 
     @admin.action(description="Suspend the chosen people until a date", permissions=["suspend"])
     def suspend(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:

@@ -153,6 +153,7 @@ class GameAdmin(CheckedSelection, ReadOnlyAdmin):
         "added_seeds",
         "version",
         "move_log",
+        "chat",
         "deadline",
         "started_at",
         "finished_at",
@@ -181,6 +182,13 @@ class GameAdmin(CheckedSelection, ReadOnlyAdmin):
     def move_log(self, game: Game) -> SafeString:
         url = reverse("admin:games_moverecord_changelist") + f"?game__id__exact={game.pk}"
         return format_html('<a href="{}">{} moves</a>', url, game.version)
+
+    @admin.display(description="Chat")
+    def chat(self, game: Game) -> SafeString:
+        """The messages written at the table during the game, in both rooms: for staff only
+        (the game's pages, its record and its replay never show them)."""
+        url = reverse("admin:chat_chatmessage_changelist") + f"?game__id__exact={game.pk}"
+        return format_html('<a href="{}">The chat during this game</a>', url)
 
     def has_void_permission(self, request: HttpRequest) -> bool:
         """Staff who may change games may void one: the only change this admin makes."""

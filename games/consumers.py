@@ -23,6 +23,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
+from chat import selectors as chat_selectors
+from chat.sockets import TableChat, is_chat_frame
 from moderation import sanctions
 
 from . import broadcasts, relays, selectors, services
@@ -65,8 +67,14 @@ class AccountSocket(AsyncWebsocketConsumer):
     async def account_closed(self, event: dict[str, Any]) -> None:
         await self.close(code=ACCOUNT_CLOSED_CODE)
 
+    async def chat_choices(self, event: dict[str, Any]) -> None:
+        """The person's chat choices changed (chat/services.py): only a table's socket shows a
+        chat."""
+
 
 class TableConsumer(AccountSocket):
+    chat: TableChat | None = None
+
     async def connect(self) -> None:
         broadcasts.serve_from(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -95,18 +103,55 @@ class TableConsumer(AccountSocket):
         await self.accept()
         self.screen.ready = True
         await self.relay.request(self.screen, _shown(_query_value(self.scope, "shown")))
+        # The chat, on the same socket: the messages the page missed (it says the last one it
+        # shows: ?chat=id), then each new one of the rooms its person reads.
+        self.chat = TableChat(
+            self.table_id, self.user, self._send_html, self._chat_rooms, self._game_id
+        )
+        await self.chat.open(self.channel_layer, _after(_query_value(self.scope, "chat")))
 
     async def disconnect(self, code: int) -> None:
+        if self.chat is not None:
+            await self.chat.close()
         if getattr(self, "relay", None) is not None:
             await relays.leave(self.table_id, self.screen)
         await self.leave_account_group()
+
+    def _chat_rooms(self) -> chat_selectors.Rooms:
+        """The chat rooms of this socket's person, as the table in memory says: the players'
+        if they sit at the table or play its game, else the spectators'."""
+        state = self.relay.state if self.relay is not None else None
+        user = self.user
+        signed_in = user is not None and user.is_authenticated
+        player = (
+            state is not None
+            and signed_in
+            and (user.pk in state.seated or state.seat_of(user) is not None)
+        )
+        game = None if state is None else state.game
+        running = game is not None and not game.is_over
+        return chat_selectors.rooms(player=bool(player), game_running=running)
+
+    def _game_id(self) -> int | None:
+        state = self.relay.state if self.relay is not None else None
+        return None if state is None or state.game is None else state.game.pk
+
+    async def chat_choices(self, event: dict[str, Any]) -> None:
+        """This person muted or unmuted someone, or turned chat off or on."""
+        if self.chat is not None:
+            await self.chat.choices_changed()
 
     async def _send_html(self, html: str) -> None:
         await self.send(text_data=html)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            action, cards, choice, version = check_move_shape(read_frame(text_data))
+            data = read_frame(text_data)
+            if is_chat_frame(data):
+                if self.chat is not None:
+                    await self.chat.receive(data)
+                return
+            action, cards, choice, version = check_move_shape(data)
         except ServiceError as error:
             await self.send_error(str(error))
             return
@@ -161,6 +206,11 @@ def _shown(value: str | None) -> tuple[int, int] | None:
     """The (game, version) a reconnecting socket says its screen shows: "12.40"."""
     found = SHOWN.fullmatch(value or "")
     return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def _after(value: str | None) -> int | None:
+    """The last chat message a page shows ("?chat=120"), if it says one."""
+    return int(value) if value is not None and value.isdigit() and len(value) < 19 else None
 
 
 def _query_value(scope: dict[str, Any], name: str) -> str | None:

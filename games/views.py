@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from chat import selectors as chat_selectors
 from fairplay import penalties
 from moderation import gates
 
@@ -108,6 +109,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     game = table.current_game()
     if game is not None:
         context.update(table_context.table_view(game, request.user))
+    player = chat_selectors.is_player(table, game, request.user)
+    rooms = chat_selectors.rooms(player=player, game_running=game is not None and not game.is_over)
+    choices = chat_selectors.choices_of(request.user)
+    context.update(chat_selectors.box_context(table.pk, request.user, rooms, choices))
     return render(request, "games/table.html", context)
 
 

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "collusion",
     "learn",
     "pairing",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -324,6 +325,11 @@ HEARTS_TRICK_PAUSE = env_float("HEARTS_TRICK_PAUSE", 1.0)
 HEARTS_CARD_SECONDS = env_int("HEARTS_CARD_SECONDS", 25, minimum=1)
 HEARTS_PASS_SECONDS = env_int("HEARTS_PASS_SECONDS", 30, minimum=1)
 HEARTS_WS_MAX_MESSAGE = 4096  # bytes; anything longer is refused unread
+# Table chat (chat/rates.py): at most this many messages a person in one room in the window,
+# and one every gap, counted in Redis across every daphne.
+HEARTS_CHAT_BURST = 5
+HEARTS_CHAT_WINDOW = 10.0  # seconds
+HEARTS_CHAT_GAP = 1.0  # seconds
 # Seconds a move waits to tell its table before the news is kept and sent when the channel
 # layer answers again (games/broadcasts.py).
 HEARTS_BROADCAST_TIMEOUT = env_float("HEARTS_BROADCAST_TIMEOUT", 1.0)

@@ -8,6 +8,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("queue/", include("pairing.urls")),
     path("reports/", include("reports.urls")),
+    path("chat/", include("chat.urls")),
     path("staff/collusion/", include("collusion.urls")),
     path("learn/", include("learn.urls")),
 ]

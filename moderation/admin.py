@@ -11,7 +11,7 @@ from django.http import HttpRequest
 
 from games.admin import ReadOnlyAdmin
 
-from .models import AuditEntry, Mark, Sanction
+from .models import AuditEntry, ChatBan, Mark, Sanction
 
 
 class StaffReadOnlyAdmin(ReadOnlyAdmin):
@@ -47,4 +47,12 @@ class MarkAdmin(StaffReadOnlyAdmin):
     list_display = ["user", "reason", "at", "lifted_at", "staff"]
     list_filter = ["at"]
     search_fields = ["user__username", "reason"]
+    list_select_related = ["user", "staff"]
+
+
+@admin.register(ChatBan)
+class ChatBanAdmin(StaffReadOnlyAdmin):
+    list_display = ["user", "starts_at", "ends_at", "lifted_at", "staff", "reason", "note"]
+    list_filter = ["starts_at"]
+    search_fields = ["user__username", "reason", "note"]
     list_select_related = ["user", "staff"]

@@ -53,3 +53,18 @@ class MarkForm(ReasonForm):
 
 class RenameForm(ReasonForm):
     new_name = forms.CharField(label="New name", max_length=MAX_LENGTH)
+
+
+class ChatBanForm(SanctionForm):
+    reason = forms.CharField(
+        label="Reason (shown to the person)",
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="They read it, word for word, when they try to write in a chat; it is also "
+        "kept in the audit log. Do not name who reported them.",
+    )
+    until = forms.DateTimeField(
+        label="Banned from chat until",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="In UTC. Leave it empty for a ban until it is lifted.",
+    )

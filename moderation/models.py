@@ -7,6 +7,8 @@ are changed only by ``moderation.sanctions``, each change with its entry.
 
 from __future__ import annotations
 
+from typing import Self, TypeVar
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
@@ -69,13 +71,22 @@ class AuditEntry(models.Model):
         raise ValueError("An audit entry is never deleted")
 
 
-class SanctionQuerySet(models.QuerySet["Sanction"]):
-    def in_force(self) -> SanctionQuerySet:
-        """Not lifted, and a ban or a suspension whose end has not come yet."""
+_Lasting = TypeVar("_Lasting", bound=models.Model)
+
+
+class InForceQuerySet(models.QuerySet[_Lasting]):
+    """Of a sanction that lasts until its end (None: for good) unless lifted early."""
+
+    def in_force(self) -> Self:
+        """Not lifted, and for good or until an end that has not come yet."""
         now = timezone.now()
         return self.filter(lifted_at__isnull=True).filter(
             models.Q(ends_at__isnull=True) | models.Q(ends_at__gt=now)
         )
+
+
+class SanctionQuerySet(InForceQuerySet["Sanction"]):
+    pass
 
 
 class Sanction(models.Model):
@@ -140,6 +151,49 @@ class Mark(models.Model):
 
     def __str__(self) -> str:
         return f"Mark on {self.user}: {self.reason}"
+
+
+class ChatBan(models.Model):
+    """A chat ban: while it is in force the person may play but not write in any chat; what
+    they wrote before stays, for the reports. For good (``ends_at`` None) or until a date;
+    lifting it early sets ``lifted_at``. They are told ``reason`` and never ``note``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_bans"
+    )
+    reason = models.TextField()  # shown to the person
+    note = models.TextField(blank=True)  # for staff only
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    starts_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField(null=True, blank=True)  # None: for good
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InForceQuerySet["ChatBan"].as_manager()
+
+    class Meta:
+        ordering = ["-starts_at", "-pk"]
+        indexes = [models.Index(fields=["user", "lifted_at"], name="chat_ban_user_lifted")]
+
+    def __str__(self) -> str:
+        return f"Chat ban of {self.user}"
+
+    @property
+    def notice(self) -> str:
+        """What the person is told when they write.
+
+        >>> ChatBan(reason="Insults.").notice
+        'You are banned from chat: Insults.'
+        """
+        if self.ends_at is None:
+            return f"You are banned from chat: {self.reason}"
+        until = formats.date_format(timezone.localtime(self.ends_at), "j F Y, H:i T")
+        return f"You are banned from chat until {until}: {self.reason}"
+
+
+def chat_ban_in_force(user_id: int) -> ChatBan | None:
+    """The chat ban of the person ``user_id`` in force now, if any (one for good first)."""
+    in_force = ChatBan.objects.in_force().filter(user_id=user_id)
+    return in_force.order_by(models.F("ends_at").desc(nulls_first=True)).first()
 
 
 def sanction_in_force(user: AbstractBaseUser | AnonymousUser) -> Sanction | None:

@@ -1,6 +1,6 @@
 """Who may take which action on people.
 
-Each action (suspend, ban, lift, rename, mark, unmark, close) takes a permission of its own,
+Each action (suspend, ban, lift, rename, mark, unmark, close, chat ban and its lift) takes a permission of its own,
 held on the audit log's model (``AuditEntry.Meta.permissions``); migrations give them all to the
 "Moderators" group, with the permissions that voiding games and handling reports check.
 Superusers hold every permission. Acting on a member of staff or a superuser takes a
@@ -24,6 +24,8 @@ PERMISSIONS: dict[str, tuple[str, str]] = {
     "mark": ("mark_user", "Can mark players"),
     "unmark": ("unmark_user", "Can lift marks"),
     "close": ("close_account", "Can close accounts"),
+    "chat_ban": ("chat_ban_user", "Can ban people from chat"),
+    "chat_lift": ("lift_chat_bans", "Can lift chat bans"),
 }
 
 MODERATORS = "Moderators"  # the group that holds them (moderation/migrations)

@@ -1,4 +1,5 @@
-"""What staff do to a person: suspend, ban, lift, rename, mark, unmark and close the account.
+"""What staff do to a person: suspend, ban, lift, rename, mark, unmark, close the account, and
+ban from chat and lift a chat ban.
 
 Each action is one transaction that locks the person's row, makes the change and writes its
 audit entry (``moderation.audit.record``), so the two are saved together or not at all. A
@@ -33,7 +34,7 @@ from games.models import Game, GamePlayer, Seat, Table
 from reports.models import Report
 
 from .audit import record
-from .models import Mark, Sanction
+from .models import ChatBan, Mark, Sanction
 from .permissions import refusal
 
 ACCOUNT_CLOSED = "account.closed"  # the message that closes a person's sockets
@@ -81,6 +82,42 @@ def lift(staff: User, user: User, *, reason: str) -> int:
             raise ModerationError(f"{user.username} has no suspension or ban in force")
         Sanction.objects.filter(pk__in=in_force).update(lifted_at=timezone.now())
         record(staff, "lift", user=user, reason=reason, details={"sanctions": in_force})
+    return len(in_force)
+
+
+def chat_ban(
+    staff: User, user: User, *, reason: str, note: str = "", until: datetime | None = None
+) -> ChatBan:
+    """Keep ``user`` out of every chat until ``until`` (None: until lifted), telling them
+    ``reason`` when they write (never ``note``). They still play; what they wrote stays."""
+    _check_allowed(staff, "chat_ban", user)
+    _check_reason(reason)
+    _check_no_reporter_named(user, reason)
+    if until is not None and until <= timezone.now():
+        raise ModerationError("A chat ban ends in the future: choose a later end, or none")
+    with transaction.atomic():
+        _lock(user)
+        banned = ChatBan.objects.create(
+            user=user, reason=reason, note=note, staff=staff, ends_at=until
+        )
+        details = {"chat_ban": banned.pk, "until": until.isoformat() if until else None}
+        if note:
+            details["note"] = note
+        record(staff, "chat ban", user=user, reason=reason, details=details)
+    return banned
+
+
+def lift_chat_ban(staff: User, user: User, *, reason: str) -> int:
+    """End every chat ban of ``user``'s in force now; how many there were."""
+    _check_allowed(staff, "chat_lift", user)
+    _check_reason(reason)
+    with transaction.atomic():
+        _lock(user)
+        in_force = list(ChatBan.objects.in_force().filter(user=user).values_list("pk", flat=True))
+        if not in_force:
+            raise ModerationError(f"{user.username} has no chat ban in force")
+        ChatBan.objects.filter(pk__in=in_force).update(lifted_at=timezone.now())
+        record(staff, "chat ban lifted", user=user, reason=reason, details={"chat_bans": in_force})
     return len(in_force)
 
 

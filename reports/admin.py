@@ -37,6 +37,7 @@ SHOWN = (
     "reporter_link",
     "reported_link",
     "game_link",
+    "chat_message_shown",
     "comment",
     "reported_games",
     "reporter_games",
@@ -73,7 +74,7 @@ class ReportAdmin(ModelAdmin):
         return [*SHOWN] if obj is not None and obj.is_open else [*SHOWN, "staff_note"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
-        return super().get_queryset(request).select_related("game__table")
+        return super().get_queryset(request).select_related("game__table", "chat_message")
 
     def change_view(
         self,
@@ -128,6 +129,26 @@ class ReportAdmin(ModelAdmin):
     @admin.display(description="game")
     def game_link(self, report: Report) -> SafeString | str:
         return _game_link(report.game) if report.game else "none"
+
+    @admin.display(description="chat message reported")
+    def chat_message_shown(self, report: Report) -> SafeString | str:
+        """The message as it was written (as text: nothing in it is a link or markup), its
+        room and its table, with the room's messages around it in the chat's admin."""
+        message = report.chat_message
+        if message is None:
+            return "none"
+        around = reverse("admin:chat_chatmessage_changelist")
+        query = urlencode({"table__id__exact": message.table_id, "room": message.room})
+        return format_html(
+            '<blockquote class="chat-reported">{}</blockquote><p>Written {} UTC in the {} '
+            'room of table {}. <a href="{}?{}">The room\'s other messages</a></p>',
+            message.text,
+            f"{message.at:%Y-%m-%d %H:%M:%S}",
+            message.get_room_display().lower(),
+            message.table_id,
+            around,
+            query,
+        )
 
     @admin.display(description="the reported player's recent games")
     def reported_games(self, report: Report) -> SafeString | str:

@@ -31,6 +31,14 @@ class Report(models.Model):
     game = models.ForeignKey(
         "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
     )
+    # A report of something written in a table's chat: the message itself, kept as written.
+    chat_message = models.ForeignKey(
+        "chat.ChatMessage",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports",
+    )
     category = models.CharField(max_length=20, choices=Category)
     comment = models.TextField(max_length=1000)
     status = models.CharField(max_length=10, choices=Status, default=Status.OPEN, db_index=True)

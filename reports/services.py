@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from chat.models import ChatMessage
 from games.models import Game
 from moderation import audit
 
@@ -24,12 +25,16 @@ class ReportAlreadyHandled(ValueError):
     """Another member of staff acted on or dismissed the report first."""
 
 
-def refusal(reporter: User, reported: User, game: Game | None = None) -> str | None:
+def refusal(
+    reporter: User, reported: User, game: Game | None = None, *, about_chat: bool = False
+) -> str | None:
     """Why ``reporter`` may not report ``reported`` now (about ``game``, if one is named), or
-    None when they may. A report about a game needs its reporter to have played in it."""
+    None when they may. A report about a game needs its reporter to have played in it, unless
+    it is of a chat message (``about_chat``), which whoever read it may report."""
     if reporter.pk == reported.pk:
         return "You cannot report yourself."
-    if game is not None and not game.players.filter(user=reporter, is_bot=False).exists():
+    played = about_chat or game is None or game.players.filter(user=reporter, is_bot=False).exists()
+    if not played:
         return (
             "You did not play in this game, so it cannot be reported from here. To report "
             f"{reported.username}, use the link on their profile."
@@ -51,18 +56,30 @@ def refusal(reporter: User, reported: User, game: Game | None = None) -> str | N
 
 
 def file_report(
-    reporter: User, reported: User, category: str, comment: str, *, game: Game | None = None
+    reporter: User,
+    reported: User,
+    category: str,
+    comment: str,
+    *,
+    game: Game | None = None,
+    chat_message: ChatMessage | None = None,
 ) -> Report:
-    """Save ``reporter``'s report of ``reported``, or raise :class:`ReportRefused`."""
+    """Save ``reporter``'s report of ``reported`` (about ``chat_message``, written by them, if
+    one is named), or raise :class:`ReportRefused`."""
     with transaction.atomic():
         # One reporter's reports are filed one at a time, so two at once cannot both pass the
         # limit.
         User.objects.select_for_update().filter(pk=reporter.pk).first()
-        reason = refusal(reporter, reported, game)
+        reason = refusal(reporter, reported, game, about_chat=chat_message is not None)
         if reason:
             raise ReportRefused(reason)
         return Report.objects.create(
-            reporter=reporter, reported=reported, game=game, category=category, comment=comment
+            reporter=reporter,
+            reported=reported,
+            game=game,
+            chat_message=chat_message,
+            category=category,
+            comment=comment,
         )
 
 

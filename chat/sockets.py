@@ -1,0 +1,142 @@
+"""The chat of a table's socket (games/consumers.py): the frames that say something, each
+checked here, and what the socket is pushed: the messages it missed on connecting, each new one
+(through the table's hub, chat/hub.py), its own refusals, and the whole chat box again when its
+person's choices change.
+
+A chat frame is ``{"chat": "text", "room": "players"}`` (htmx's ``HEADERS`` ride along); it may
+name its ``table``, which must be the socket's. A frame that is not one of these, a room the
+person does not write in, a table other than the socket's or a field naming anyone else is
+refused on that socket alone, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.layers import BaseChannelLayer
+from django.contrib.auth.models import User
+from django.template.loader import render_to_string
+
+from games.live import in_pool
+from games.selectors import Viewer
+
+from . import hub, selectors, services
+from .models import Room
+from .selectors import Rooms
+
+FIELDS = {"chat", "room", "table", "HEADERS"}
+
+
+class ChatFrameError(ValueError):
+    """A chat frame that is not one; the words say why."""
+
+
+def is_chat_frame(data: Any) -> bool:
+    return isinstance(data, dict) and "chat" in data
+
+
+def read_chat_frame(data: dict[str, Any], table_id: int) -> tuple[str, str]:
+    """The room and the text of a chat frame sent on table ``table_id``'s socket."""
+    unknown = sorted(str(key) for key in data if key not in FIELDS)
+    if unknown:
+        raise ChatFrameError(f"A chat message has no field “{unknown[0][:20]}”")
+    text, room = data.get("chat"), data.get("room")
+    if not isinstance(text, str):
+        raise ChatFrameError("A chat message is text")
+    if room not in Room.values:
+        raise ChatFrameError("There is no such chat room: “players” or “spectators”")
+    table = data.get("table", table_id)
+    if str(table) != str(table_id):
+        raise ChatFrameError("This socket is for another table: write at the table you are at")
+    return room, text
+
+
+def room_refusal(rooms: Rooms, room: str, user: Viewer) -> str | None:
+    """Why ``user``, who writes in ``rooms.writes`` here, may not write in ``room``."""
+    if user is None or not user.is_authenticated:
+        return "Sign in to chat"
+    if room == rooms.writes:
+        return None
+    if room == Room.PLAYERS:
+        return "Only the players write in the players' chat: you are watching this table"
+    return "You are playing at this table: write in the players' chat"
+
+
+def error_html(message: str) -> str:
+    return render_to_string("chat/_chat.html#error", {"error": message})
+
+
+class TableChat:
+    """The chat of one socket at table ``table_id``. ``rooms`` and ``game_id`` are asked of the
+    table as the socket's process holds it, at each message."""
+
+    def __init__(
+        self,
+        table_id: int,
+        user: Viewer,
+        send: Callable[[str], Awaitable[None]],
+        rooms: Callable[[], Rooms],
+        game_id: Callable[[], int | None],
+    ) -> None:
+        self.table_id = table_id
+        self.user = user if user is not None and user.is_authenticated else None
+        self.send = send
+        self.game_id = game_id
+        user_id = None if self.user is None else self.user.pk
+        self.listener = hub.Listener(user_id, rooms, send)
+
+    async def open(self, layer: BaseChannelLayer, after: int | None) -> None:
+        """Hear the table's messages from now on; with ``after`` (the last message the page
+        shows), be sent those said since."""
+        if self.user is not None:
+            self.listener.choices = await in_pool(selectors.choices_of)(self.user)
+        await hub.join(self.table_id, self.listener, layer)
+        if after is not None and not self.listener.choices.off:
+            html = await in_pool(self._since)(after)
+            if html:
+                await self.send(html)
+
+    async def close(self) -> None:
+        await hub.leave(self.table_id, self.listener)
+
+    async def receive(self, data: dict[str, Any]) -> None:
+        try:
+            room, text = read_chat_frame(data, self.table_id)
+        except ChatFrameError as error:
+            await self.send(error_html(str(error)))
+            return
+        if why := room_refusal(self.listener.rooms(), room, self.user):
+            await self.send(error_html(why))
+            return
+        assert isinstance(self.user, User)
+        try:
+            await in_pool(services.say)(self.user, self.table_id, self.game_id(), room, text)
+        except services.ChatRefused as refused:
+            await self.send(error_html(str(refused)))
+
+    async def choices_changed(self) -> None:
+        """Their person muted or unmuted someone, or turned chat off or on (at any table, on
+        any process): the box again, as it now is for them."""
+        if self.user is None:
+            return
+        self.listener.choices = await in_pool(selectors.choices_of)(self.user)
+        await self.send(await in_pool(self._box)())
+
+    def _since(self, after: int) -> str:
+        choices = self.listener.choices
+        found = selectors.latest(
+            self.table_id, self.listener.rooms().reads, choices.muted, after=after
+        )
+        me = self.listener.user_id
+        return "".join(
+            hub.render_said(
+                selectors.said_news(message), selectors.variant_of(me, message.author_id)
+            )
+            for message in found
+        )
+
+    def _box(self) -> str:
+        rooms, choices = self.listener.rooms(), self.listener.choices
+        context = selectors.box_context(self.table_id, self.user, rooms, choices)
+        return render_to_string("chat/_chat.html#box", {**context, "oob": True})
