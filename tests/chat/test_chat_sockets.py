@@ -75,8 +75,10 @@ async def test_each_room_is_heard_only_by_the_screens_in_it() -> None:
     table_id, cookies = await database_sync_to_async(_table_in_play)()
     sockets = await _everyone(table_id, cookies)
     await sockets["alice"].send_to(text_data=_say("Good luck", "players"))
-    await sockets["dave"].send_to(text_data=_say("Alice will win", "spectators"))
     heard = {name: await _said(socket) for name, socket in sockets.items()}
+    await sockets["dave"].send_to(text_data=_say("Alice will win", "spectators"))
+    for name, socket in sockets.items():
+        heard[name] += await _said(socket)
     assert heard == {
         "alice": ["Good luck"],
         "bob": ["Good luck"],
@@ -85,3 +87,177 @@ async def test_each_room_is_heard_only_by_the_screens_in_it() -> None:
         "erin": ["Alice will win"],
     }
     await _close(sockets)
+
+
+async def test_a_forged_room_a_stranger_field_or_another_table_is_refused_and_saves_nothing() -> (
+    None
+):
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    dave, alice = sockets["dave"], sockets["alice"]
+    await dave.send_to(text_data=_say("psst: bob holds the queen", "players"))
+    assert "Only the players write in the players' chat" in await _error(dave)
+    await alice.send_to(text_data=_say("hi", "spectators"))
+    assert "write in the players' chat" in await _error(alice)
+    await alice.send_to(text_data=_say("hi", "players", author="bob"))
+    assert "A chat message has no field “author”" in await _error(alice)
+    await alice.send_to(text_data=_say("hi", "players", table=table_id + 1))
+    assert "This socket is for another table" in await _error(alice)
+    await alice.send_to(text_data=_say("hi", "kitchen"))
+    assert "There is no such chat room" in await _error(alice)
+    await alice.send_to(text_data=json.dumps({"chat": ["hi"], "room": "players"}))
+    assert "A chat message is text" in await _error(alice)
+    assert await database_sync_to_async(ChatMessage.objects.count)() == 0
+    assert all([await _said(s, 0.2) == [] for s in sockets.values()])
+    await _close(sockets)
+
+
+async def test_a_watcher_who_is_not_signed_in_reads_the_spectators_but_cannot_write() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    anonymous, _ = await open_table_socket(table_id)
+    await _drain([anonymous])
+    await anonymous.send_to(text_data=_say("hello", "spectators"))
+    assert await _error(anonymous) == "Sign in to chat"
+    await sockets["erin"].send_to(text_data=_say("nice lead", "spectators"))
+    assert await _said(anonymous) == ["nice lead"]
+    writers = await database_sync_to_async(
+        lambda: list(ChatMessage.objects.values_list("author__username", flat=True))
+    )()
+    assert writers == ["erin"]
+    await anonymous.disconnect()
+    await _close(sockets)
+
+
+async def test_a_long_message_is_refused_with_its_length_and_a_script_is_only_text() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    bob = sockets["bob"]
+    await bob.send_to(text_data=_say("x" * 600, "players"))
+    assert await _error(bob) == "A message is at most 500 characters: this one has 600"
+    assert await database_sync_to_async(ChatMessage.objects.count)() == 0
+    await bob.send_to(text_data=_say("<script>alert(1)</script>\n<b>bold</b>", "players"))
+    frame = await sockets["carol"].receive_from(timeout=TIMEOUT)
+    assert "<script>" not in frame and "<b>" not in frame
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;\n&lt;b&gt;bold&lt;/b&gt;" in frame
+    await _drain(sockets.values())
+    await asyncio.sleep(1.05)  # one message a second
+    await bob.send_to(text_data=_say("y" * 500, "players"))
+    assert await _said(sockets["alice"]) == ["y" * 500]
+    await _close(sockets)
+
+
+async def test_a_second_message_within_a_second_is_refused_and_so_is_a_sixth_in_ten(
+    settings,
+) -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    carol = sockets["carol"]
+    await carol.send_to(text_data=_say("one", "players"))
+    await carol.send_to(text_data=_say("two", "players"))
+    texts, frames = [], []
+    while not await carol.receive_nothing(timeout=0.5):
+        frames.append(await carol.receive_from())
+    assert any("One message a second: wait a moment" in unescape(f) for f in frames)
+    assert await _said(sockets["alice"]) == ["one"]
+    settings.HEARTS_CHAT_GAP = 0.0
+    for n in range(2, 7):
+        await carol.send_to(text_data=_say(f"message {n}", "players"))
+        await asyncio.sleep(0.05)
+    frames = []
+    while not await carol.receive_nothing(timeout=0.5):
+        frames.append(unescape(await carol.receive_from()))
+    assert any("At most 5 messages in 10 seconds" in f for f in frames)
+    texts = await database_sync_to_async(
+        lambda: list(ChatMessage.objects.values_list("text", flat=True))
+    )()
+    assert texts == ["one", "message 2", "message 3", "message 4", "message 5"]
+    await _close(sockets)
+
+
+async def test_a_muted_person_is_not_heard_by_the_muter_at_once_but_is_by_everyone_else() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+
+    def alice_mutes_bob() -> None:
+        chat.mute(User.objects.get(username="alice"), User.objects.get(username="bob"))
+
+    await database_sync_to_async(alice_mutes_bob)()
+    box = await sockets["alice"].receive_from(timeout=TIMEOUT)  # her box, as it now is
+    assert 'id="chat"' in box
+    await sockets["bob"].send_to(text_data=_say("you play badly", "players"))
+    assert await _said(sockets["alice"]) == []
+    assert await _said(sockets["carol"]) == ["you play badly"]
+    await _close(sockets)
+
+
+async def test_a_chat_banned_person_is_refused_with_the_reason_and_their_words_stay() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    await sockets["bob"].send_to(text_data=_say("first words", "players"))
+    assert await _said(sockets["alice"]) == ["first words"]
+    await _drain(sockets.values())
+
+    def ban_bob() -> None:
+        from moderation import sanctions
+
+        staff = User.objects.create_superuser("staffer")
+        bob = User.objects.get(username="bob")
+        sanctions.chat_ban(staff, bob, reason="Insults at the table.")
+
+    await database_sync_to_async(ban_bob)()
+    await asyncio.sleep(1.05)
+    await sockets["bob"].send_to(text_data=_say("more words", "players"))
+    assert await _error(sockets["bob"]) == "You are banned from chat: Insults at the table."
+    assert await _said(sockets["alice"]) == []
+    texts = await database_sync_to_async(
+        lambda: list(ChatMessage.objects.values_list("text", flat=True))
+    )()
+    assert texts == ["first words"]
+    await _close(sockets)
+
+
+async def test_with_chat_off_nothing_arrives_and_writing_is_refused() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    await database_sync_to_async(
+        lambda: chat.turn_chat(User.objects.get(username="carol"), on=False)
+    )()
+    box = await sockets["carol"].receive_from(timeout=TIMEOUT)
+    assert "Chat is off" in box
+    await sockets["alice"].send_to(text_data=_say("anyone?", "players"))
+    assert await _said(sockets["carol"]) == []
+    assert await _said(sockets["bob"]) == ["anyone?"]
+    await sockets["carol"].send_to(text_data=_say("me", "players"))
+    assert await _error(sockets["carol"]) == "Your chat is off: turn it on to write"
+    await _close(sockets)
+
+
+async def test_a_socket_that_reconnects_is_sent_the_messages_it_missed_in_its_rooms() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    await sockets["alice"].send_to(text_data=_say("before", "players"))
+    await _drain(sockets.values())
+    first = await database_sync_to_async(lambda: ChatMessage.objects.get().pk)()
+    await sockets["bob"].disconnect()
+    await sockets["carol"].send_to(text_data=_say("while bob was away", "players"))
+    await sockets["dave"].send_to(text_data=_say("spectators only", "spectators"))
+    await _drain(sockets.values())
+    bob = table_socket(table_id, cookies["bob"])
+    path = bob.scope["path"]
+    bob = WebsocketCommunicator(
+        bob.scope["app"] if "app" in bob.scope else _app(), f"{path}?chat={first}",
+        headers=bob.scope["headers"],
+    )
+    connected, _ = await bob.connect(timeout=TIMEOUT)
+    assert connected
+    assert "while bob was away" in await _said(bob, 1.0)
+    await bob.disconnect()
+    del sockets["bob"]
+    await _close(sockets)
+
+
+def _app():
+    from hearts_site.asgi import application
+
+    return application

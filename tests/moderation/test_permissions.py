@@ -1,5 +1,5 @@
 """Who may do what to people: each action in the user admin (suspend, ban, lift, rename, mark,
-unmark, close accounts) takes a permission of its own, which the "Moderators" group holds. A member of staff
+unmark, close accounts, ban from chat and lift a chat ban) takes a permission of its own, which the "Moderators" group holds. A member of staff
 without it is not offered the action, a request made by hand is refused and changes nothing,
 and so is the service called directly. Acting on staff or a superuser takes a superuser."""
 
@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from moderation import permissions, sanctions
-from moderation.models import Sanction, is_marked, sanction_in_force
+from moderation.models import Sanction, chat_ban_in_force, is_marked, sanction_in_force
 from moderation.permissions import PERMISSIONS
 from moderation.sanctions import ModerationError
 from tests.helpers.moderators import moderator
@@ -119,6 +119,20 @@ ACTIONS = [
         _nothing,
         lambda staff, person: sanctions.close_account(staff, person, reason="Asked to."),
         _closed,
+    ),
+    Action(
+        "chat_ban",
+        dict,
+        _nothing,
+        lambda staff, person: sanctions.chat_ban(staff, person, reason="Insults."),
+        lambda person: chat_ban_in_force(person.pk) is not None,
+    ),
+    Action(
+        "chat_lift",
+        dict,
+        lambda root, person: sanctions.chat_ban(root, person, reason="Insults."),
+        lambda staff, person: sanctions.lift_chat_ban(staff, person, reason="Apologised."),
+        lambda person: chat_ban_in_force(person.pk) is None,
     ),
 ]
 BY_NAME = {action.name: action for action in ACTIONS}
