@@ -119,9 +119,7 @@ def test_a_muted_persons_messages_leave_the_muters_page_and_no_one_elses() -> No
     table, game = _table()
     _say("bob", table, Room.PLAYERS, "rude words", game)
     alice = _client("alice")
-    answer = alice.post(
-        reverse("chat_mute", args=["bob"]), headers={"X-Requested-With": "fetch"}
-    )
+    answer = alice.post(reverse("chat_mute", args=["bob"]), headers={"X-Requested-With": "fetch"})
     assert answer.status_code == 204
     url = reverse("table", args=[table.pk])
     assert "rude words" not in alice.get(url).content.decode()
@@ -197,10 +195,10 @@ def test_suspended_and_banned_people_cannot_chat() -> None:
     table, game = _table()
     root = User.objects.create_superuser("root_ops")
     sanctions.suspend(root, _user("bob"), until=timezone.now() + timedelta(days=1), reason="Spam.")
-    with pytest.raises(ChatRefused, match="Your account is suspended until .*: Spam."):
+    with pytest.raises(ChatRefused, match=r"Your account is suspended until .*: Spam\."):
         _say("bob", table, Room.PLAYERS, "hello", game)
     sanctions.ban(root, _user("dave"), reason="Cheating.")
-    with pytest.raises(ChatRefused, match="Your account is banned: Cheating."):
+    with pytest.raises(ChatRefused, match=r"Your account is banned: Cheating\."):
         _say("dave", table, Room.SPECTATORS, "hello", game)
     assert not ChatMessage.objects.exists()
 
@@ -214,7 +212,7 @@ def test_a_chat_ban_and_its_lift_are_in_the_audit_log_and_the_words_stay(
     staff = moderator()
     until = timezone.now() + timedelta(days=3)
     sanctions.chat_ban(staff, _user("bob"), reason="Insults.", note="From a report", until=until)
-    with pytest.raises(ChatRefused, match="You are banned from chat until .*: Insults."):
+    with pytest.raises(ChatRefused, match=r"You are banned from chat until .*: Insults\."):
         _say("bob", table, Room.PLAYERS, "sorry", game)
     assert ChatMessage.objects.get().text == "you are all idiots"
     # Banned from chat, bob still plays and watches.

@@ -17,7 +17,14 @@ from django.contrib.auth.models import User
 from chat import services as chat
 from chat.models import ChatMessage
 from games import services
-from tests.helpers.sockets import TIMEOUT, open_table_socket, session_cookie, table_socket
+from hearts_site.asgi import application
+from tests.helpers.sockets import (
+    LOCAL_HOST,
+    LOCAL_ORIGIN,
+    TIMEOUT,
+    open_table_socket,
+    session_cookie,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 NAMES = ("alice", "bob", "carol", "dave", "erin")
@@ -51,7 +58,9 @@ async def _said(socket: WebsocketCommunicator, seconds: float = 0.5) -> list[str
     texts = []
     while not await socket.receive_nothing(timeout=seconds):
         frame = await socket.receive_from()
-        texts += [unescape(t) for t in re.findall(r'<span class="chat-text">(.*?)</span>', frame, re.S)]
+        texts += [
+            unescape(t) for t in re.findall(r'<span class="chat-text">(.*?)</span>', frame, re.S)
+        ]
     return texts
 
 
@@ -243,21 +252,20 @@ async def test_a_socket_that_reconnects_is_sent_the_messages_it_missed_in_its_ro
     await sockets["carol"].send_to(text_data=_say("while bob was away", "players"))
     await sockets["dave"].send_to(text_data=_say("spectators only", "spectators"))
     await _drain(sockets.values())
-    bob = table_socket(table_id, cookies["bob"])
-    path = bob.scope["path"]
     bob = WebsocketCommunicator(
-        bob.scope["app"] if "app" in bob.scope else _app(), f"{path}?chat={first}",
-        headers=bob.scope["headers"],
+        application,
+        f"/ws/table/{table_id}/?chat={first}",
+        headers=[
+            (b"host", LOCAL_HOST),
+            (b"origin", LOCAL_ORIGIN),
+            (b"cookie", cookies["bob"].encode()),
+        ],
     )
     connected, _ = await bob.connect(timeout=TIMEOUT)
     assert connected
-    assert "while bob was away" in await _said(bob, 1.0)
+    missed = await _said(bob, 1.0)
+    assert "while bob was away" in missed
+    assert "before" not in missed and "spectators only" not in missed
     await bob.disconnect()
     del sockets["bob"]
     await _close(sockets)
-
-
-def _app():
-    from hearts_site.asgi import application
-
-    return application
