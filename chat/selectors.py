@@ -117,7 +117,7 @@ def box_context(table_id: int, user: Viewer, rooms: Rooms, choices: Choices) -> 
     """What the chat box of ``user`` at table ``table_id`` is rendered from."""
     signed_in = user is not None and user.is_authenticated
     me = user.pk if signed_in and user is not None else None
-    logs: list[dict[str, Any]] = []
+    rooms_shown: list[dict[str, Any]] = []
     found = [] if choices.off else latest(table_id, rooms.reads, choices.muted)
     if not choices.off:
         for room in (Room.PLAYERS, Room.SPECTATORS):
@@ -127,15 +127,15 @@ def box_context(table_id: int, user: Viewer, rooms: Rooms, choices: Choices) -> 
                     for m in found
                     if m.room == room
                 ]
-                logs.append({"room": room, "title": _title(room), "said": said})
+                rooms_shown.append({"room": room, "title": _title(room), "said": said})
     return {
         "chat_table": table_id,
         "chat_off": choices.off,
-        "chat_logs": logs,
+        "chat_rooms": rooms_shown,
         "chat_writes": rooms.writes,
         "chat_writes_title": _title(rooms.writes),
         "chat_signed_in": signed_in,
-        "chat_after": max((m.pk for m in found), default=0) if logs else 0,
+        "chat_after": max((m.pk for m in found), default=0) if rooms_shown else 0,
         "chat_phrases": PHRASES,
     }
 

@@ -1,5 +1,5 @@
 // The table's chat (templates/chat/_chat.html). Messages come over the table's socket: each new
-// one is added to its room's log by htmx (chat/hub.py), and this file keeps the logs in the
+// one is added to its room's list by htmx (chat/hub.py), and this file keeps the lists in the
 // order they were written, scrolls them, counts what arrives while the box is folded (on a
 // phone it starts folded, to one line), says each new message to a screen reader (politely, in
 // #chat-said), and writes the times in the reader's own clock. Sending goes through the htmx
@@ -13,7 +13,7 @@
   const chat = () => document.getElementById("chat");
   const fold = () => document.getElementById("chat-fold");
   const input = () => document.getElementById("chat-input");
-  const wide = window.matchMedia("(min-width: 64rem)");
+  const wide = window.matchMedia("(min-width: 78rem)"); // beside the table: chat.css
   let foldOpen = wide.matches;
   let unread = 0;
   let pending = null; // the text sent and not yet seen back
@@ -52,22 +52,22 @@
     }
   }
 
-  // Each log in the order the messages were written (two processes may deliver two messages
+  // Each list in the order the messages were written (two processes may deliver two messages
   // said at once in either order), scrolled to the newest if it was there already.
   function settle() {
     const fresh = [];
-    for (const log of document.querySelectorAll(".chat-log")) {
-      const items = Array.from(log.children);
+    for (const list of document.querySelectorAll(".chat-log")) {
+      const items = Array.from(list.children);
       const sorted = [...items].sort((a, b) => Number(a.dataset.id) - Number(b.dataset.id));
-      const near = log.scrollHeight - log.scrollTop - log.clientHeight < 48;
-      if (sorted.some((el, i) => el !== items[i])) sorted.forEach((el) => log.appendChild(el));
+      const near = list.scrollHeight - list.scrollTop - list.clientHeight < 48;
+      if (sorted.some((el, i) => el !== items[i])) sorted.forEach((el) => list.appendChild(el));
       for (const el of sorted) {
         if (!seen.has(el.dataset.id)) {
           seen.add(el.dataset.id);
           fresh.push(el);
         }
       }
-      if (near || fresh.length) log.scrollTop = log.scrollHeight;
+      if (near || fresh.length) list.scrollTop = list.scrollHeight;
     }
     return fresh;
   }

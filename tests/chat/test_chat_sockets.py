@@ -116,6 +116,11 @@ async def test_a_forged_room_a_stranger_field_or_another_table_is_refused_and_sa
     assert "There is no such chat room" in await _error(alice)
     await alice.send_to(text_data=json.dumps({"chat": ["hi"], "room": "players"}))
     assert "A chat message is text" in await _error(alice)
+    # A frame over the socket's limit, and one that is not JSON, are refused unread.
+    await alice.send_to(text_data=_say("x" * 5000, "players"))
+    assert "That message is too long or not text" in await alice.receive_from(timeout=TIMEOUT)
+    await alice.send_to(text_data='{"chat": "hi", "room": "players"')
+    assert "That message is not JSON" in await alice.receive_from(timeout=TIMEOUT)
     assert await database_sync_to_async(ChatMessage.objects.count)() == 0
     assert all([await _said(s, 0.2) == [] for s in sockets.values()])
     await _close(sockets)

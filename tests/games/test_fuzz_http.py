@@ -28,9 +28,12 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from pytest_django.fixtures import Settings
 
+from chat import services as chat
+from chat.models import ChatMessage, ChatSetting, Mute, Room
 from games import services
 from games.models import Game, GamePlayer, MoveRecord, Seat, Table
 from ratings.models import Rating, RatingChange
+from reports.models import Report
 from tests.helpers.finishing import play_out, start
 from tests.helpers.pages import parameters, site_patterns
 from tests.helpers.tables import people
@@ -41,6 +44,7 @@ PASSWORD = "a long enough passphrase 9"
 SEED = "ab" * 32
 # What a request may change. GameTally is left out: a cache a profile fills as it reads.
 STATE = (User, Table, Seat, Game, GamePlayer, MoveRecord, Rating, RatingChange)
+STATE += (ChatMessage, Mute, ChatSetting, Report)
 PATTERNS = {pattern.name: pattern for pattern in site_patterns()}
 EXAMPLES = hypothesis_settings(
     max_examples=10,  # each sends a request to every page
@@ -58,6 +62,7 @@ class World:
     table_ids: list[int]
     game_ids: list[int]
     codes: list[str]
+    message_ids: list[int]
 
 
 @pytest.fixture
@@ -73,11 +78,14 @@ def world(settings: Settings) -> World:
     running = services.play_now(dave)
     over = play_out(start(people("erin", "fred", "gina", "hank")), 1)
     tables = [open_table, private, running.table, over.table]
+    said = chat.say(bob, open_table.pk, None, Room.PLAYERS, "hello alice")
+    watched = chat.say(alice, running.table.pk, running.pk, Room.SPECTATORS, "watching dave")
     return World(
         users={"alice": alice, "bob": bob, "dave": dave},
         table_ids=[table.pk for table in tables],
         game_ids=[over.pk, running.pk],
         codes=[table.invite_code for table in tables],
+        message_ids=[said.pk, watched.pk],
     )
 
 
@@ -123,6 +131,10 @@ FIELDS = {
     "added": ["a\nb\nc\nd", "\n\n\n"],
     "hands": ["1", "40", "41", "0"],
     "rules_json": ['{"players": 3}', "[" * 1000, "{" * 50, "null", "[]"],
+    # Chat: turning it off and on, and a report of a message.
+    "on": ["on", "off", ""],
+    "category": ["abuse", "cheating", "other", "x"],
+    "comment": ["rude words", "", "x" * 1001],
 }
 FORMS = {
     "table_create": {"preset": "standard", "players": "4", "bot_level": "normal"},
@@ -136,6 +148,7 @@ FORMS = {
     "add_seed": {"seed": "dave"},
     "bot": {"bot": "on"},
     "verify_form": {"seed": SEED, "players": "4", "short_pack": "remove", "hands": "2"},
+    "chat_report": {"category": "abuse", "comment": "rude words"},
 }
 
 json_values = st.recursive(
@@ -170,11 +183,16 @@ READS = {
     "leaderboard": ["page"],
     "verify_form": [*FORMS["verify_form"], "uses_added", "added", "rules_json"],
     "learn_table_rules": ["players", "target", "moon", "old_queen", "short_pack", "ties"],
+    "chat_mute": ["next"],
+    "chat_unmute": ["next"],
+    "chat_turn": ["on", "next"],
+    "chat_report": ["category", "comment"],
 }
 # The pages that take a form by POST; every other page is read with GET.
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
 POSTED |= {"close_table"}
 POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
+POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report"}
 
 
 @st.composite
@@ -208,6 +226,7 @@ def path_values(world: World, pattern: URLPattern) -> st.SearchStrategy[dict[str
         "key": mostly(["standard", "club"], names),
         "kind": mostly(["legal", "pass", "moon"], names),
         "seed": mostly([1, 2], numbers),
+        "message_id": mostly(world.message_ids, numbers),
     }
     return st.fixed_dictionaries({name: choices[name] for name in parameters(pattern)})
 

@@ -142,6 +142,7 @@ def _site_urls(table: Table, game: Game) -> list[str]:
         "key": "standard",
         "kind": "legal",
         "seed": 1,
+        "message_id": 1,
     }
     urls = []
     for pattern in site_patterns():
