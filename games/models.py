@@ -56,6 +56,8 @@ class Table(models.Model):
     rules = models.JSONField()
     rated = models.BooleanField(default=False)
     private = models.BooleanField(default=False)
+    # A table made for one game (an arena's: arenas/services.py): no rematch once it is over.
+    one_game = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=32, unique=True, default=_invite_code)
     bot_level = models.CharField(max_length=10, choices=BotLevel, default=BotLevel.NORMAL)
     status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -44,7 +45,7 @@ from games.engine import (
 from moderation import gates
 from ratings.services import rate_game
 
-from . import effects, selectors
+from . import effects, selectors, signals
 from .effects import LOBBY_GROUP as LOBBY_GROUP
 from .effects import table_group as table_group
 from .errors import AlreadyPlaying as AlreadyPlaying
@@ -74,6 +75,7 @@ def create_table(
     rated: bool = False,
     private: bool = False,
     bot_level: str = Table.BotLevel.NORMAL,
+    one_game: bool = False,
 ) -> Table:
     """A new table with the host in seat 0."""
     options = options or {}
@@ -91,6 +93,7 @@ def create_table(
             rated=rated,
             private=private,
             bot_level=bot_level,
+            one_game=one_game,
         )
         Seat.objects.bulk_create(
             Seat(table=table, index=i, user=host if i == 0 else None) for i in range(rules.players)
@@ -323,6 +326,8 @@ def rematch(table_id: int, user: User) -> Game:
             raise ServiceError("The game is still on")
         if not table.seats.filter(user=user).exists():
             raise ServiceError("Only the players can ask for a rematch")
+        if table.one_game:
+            raise ServiceError("This table was made for one game: there is no rematch")
         table.status = Table.Status.OPEN
         table.host = user
         table.save(update_fields=["status", "host"])
@@ -612,6 +617,7 @@ def _after_finish(game: Game) -> None:
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED)
     rate_game(game)
     gates.after_game(game)
+    transaction.on_commit(partial(signals.game_finished.send, sender=Game, game_id=game.pk))
 
 
 def seats_to_act(match: Match) -> list[int]:

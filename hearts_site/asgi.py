@@ -11,11 +11,12 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from arenas.routing import websocket_urlpatterns as arena_sockets  # noqa: E402
 from games.routing import websocket_urlpatterns as games_sockets  # noqa: E402
 from hearts_site.origins import SameOriginValidator  # noqa: E402
 from pairing.routing import websocket_urlpatterns as queue_sockets  # noqa: E402
 
-websocket_urlpatterns = games_sockets + queue_sockets
+websocket_urlpatterns = games_sockets + queue_sockets + arena_sockets
 
 application = ProtocolTypeRouter(
     {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
     "learn",
     "pairing",
     "chat",
+    "arenas",
 ]
 
 MIDDLEWARE = [
@@ -215,7 +217,26 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": HEARTS_QUEUE_SWEEP_SECONDS,
         "options": {"expires": 5 * HEARTS_QUEUE_SWEEP_SECONDS},
     },
+    # The arenas (arenas/services.py): the start and the end of each, the schedule below, and
+    # seating whoever is free. Seating also runs when someone joins and when a game ends.
+    "sweep-arenas": {
+        "task": "arenas.tasks.sweep",
+        "schedule": HEARTS_QUEUE_SWEEP_SECONDS,
+        "options": {"expires": 5 * HEARTS_QUEUE_SWEEP_SECONDS},
+    },
 }
+# Recurring arenas, each made by the sweep before it starts: every ``every`` minutes from
+# midnight UTC, lasting ``minutes``, of a rule set and table size the rated queue offers.
+HEARTS_ARENA_SCHEDULE: list[dict[str, Any]] = [
+    {
+        "key": "hourly-standard",
+        "name": "Hourly Standard arena",
+        "preset": "standard",
+        "players": 4,
+        "every": 60,
+        "minutes": 55,
+    },
+]
 
 AUTH_USER_MODEL = "auth.User"
 AUTHENTICATION_BACKENDS = [

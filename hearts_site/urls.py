@@ -9,6 +9,7 @@ urlpatterns = [
     path("queue/", include("pairing.urls")),
     path("reports/", include("reports.urls")),
     path("chat/", include("chat.urls")),
+    path("arenas/", include("arenas.urls")),
     path("staff/collusion/", include("collusion.urls")),
     path("learn/", include("learn.urls")),
 ]

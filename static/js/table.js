@@ -568,4 +568,17 @@
     }
   }
   window.setInterval(tick, 250);
+
+  // An arena's table, its game over: back to the arena after a moment, to be seated again
+  // (the link is there to follow at once, templates/arenas/_return.html).
+  const ARENA_RETURN_MS = 5000;
+  let returning = false;
+  function backToArena() {
+    const link = document.querySelector("#arena-return[data-go]");
+    if (!link || returning) return;
+    returning = true;
+    window.setTimeout(() => window.location.assign(link.href), ARENA_RETURN_MS);
+  }
+  document.addEventListener("htmx:wsAfterMessage", backToArena);
+  document.addEventListener("DOMContentLoaded", backToArena);
 })();

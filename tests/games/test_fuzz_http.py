@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
 
@@ -23,11 +24,14 @@ from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from pytest_django.fixtures import Settings
 
+from arenas import services as arenas
+from arenas.models import Arena, ArenaGame, Entrant
 from chat import services as chat
 from chat.models import ChatMessage, ChatSetting, Mute, Room
 from games import services
@@ -44,7 +48,7 @@ PASSWORD = "a long enough passphrase 9"
 SEED = "ab" * 32
 # What a request may change. GameTally is left out: a cache a profile fills as it reads.
 STATE = (User, Table, Seat, Game, GamePlayer, MoveRecord, Rating, RatingChange)
-STATE += (ChatMessage, Mute, ChatSetting, Report)
+STATE += (ChatMessage, Mute, ChatSetting, Report, Arena, Entrant, ArenaGame)
 PATTERNS = {pattern.name: pattern for pattern in site_patterns()}
 EXAMPLES = hypothesis_settings(
     max_examples=10,  # each sends a request to every page
@@ -63,6 +67,7 @@ class World:
     game_ids: list[int]
     codes: list[str]
     message_ids: list[int]
+    arena_ids: list[int]
 
 
 @pytest.fixture
@@ -80,12 +85,21 @@ def world(settings: Settings) -> World:
     tables = [open_table, private, running.table, over.table]
     said = chat.say(bob, open_table.pk, None, Room.PLAYERS, "hello alice")
     watched = chat.say(alice, running.table.pk, running.pk, Room.SPECTATORS, "watching dave")
+    hour = timedelta(hours=1)
+    open_arena = arenas.create_arena(
+        "Open", preset="standard", players=4, starts_at=timezone.now() - hour, minutes=120
+    )
+    arenas.join(bob, open_arena.pk)
+    over_arena = arenas.create_arena(
+        "Over", preset="standard", players=4, starts_at=timezone.now() - 3 * hour, minutes=60
+    )
     return World(
         users={"alice": alice, "bob": bob, "dave": dave},
         table_ids=[table.pk for table in tables],
         game_ids=[over.pk, running.pk],
         codes=[table.invite_code for table in tables],
         message_ids=[said.pk, watched.pk],
+        arena_ids=[open_arena.pk, over_arena.pk],
     )
 
 
@@ -192,7 +206,7 @@ READS = {
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
 POSTED |= {"close_table"}
 POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
-POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report"}
+POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report", "arena_join", "arena_pause"}
 
 
 @st.composite
@@ -227,6 +241,7 @@ def path_values(world: World, pattern: URLPattern) -> st.SearchStrategy[dict[str
         "kind": mostly(["legal", "pass", "moon"], names),
         "seed": mostly([1, 2], numbers),
         "message_id": mostly(world.message_ids, numbers),
+        "arena_id": mostly(world.arena_ids, numbers),
     }
     return st.fixed_dictionaries({name: choices[name] for name in parameters(pattern)})
 

@@ -143,6 +143,7 @@ def _site_urls(table: Table, game: Game) -> list[str]:
         "kind": "legal",
         "seed": 1,
         "message_id": 1,
+        "arena_id": 1,
     }
     urls = []
     for pattern in site_patterns():

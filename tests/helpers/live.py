@@ -46,7 +46,9 @@ def task_queue() -> Iterator[str]:
     conf = celery_app.conf
     routes = conf.task_routes
     queue = f"test-tasks-{uuid.uuid4().hex}"
-    conf.task_routes = {"games.tasks.*": {"queue": queue}, "pairing.tasks.*": {"queue": queue}}
+    conf.task_routes = {
+        app: {"queue": queue} for app in ("games.tasks.*", "pairing.tasks.*", "arenas.tasks.*")
+    }
     _reroute()
     try:
         yield queue

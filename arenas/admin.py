@@ -1,0 +1,105 @@
+"""Arenas in the staff's admin: whoever holds "Can create and change arenas" makes one (its
+rule set and size, start and length), and changes it until it starts; everyone on staff reads
+them, with who joined and the games played. Standings are the arena's page's (worked out from
+the games), never kept here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from games.errors import ServiceError
+
+from . import services
+from .models import Arena, ArenaGame, Entrant
+
+PERMISSION = "arenas.run_arenas"
+
+
+class ArenaForm(forms.ModelForm):
+    class Meta:
+        model = Arena
+        fields = ("name", "preset", "players", "starts_at", "minutes")
+        help_texts = {
+            "starts_at": "In UTC.",
+            "minutes": "How long it runs; a game still on at the end counts when it ends.",
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "preset" in data and "players" in data:
+            try:
+                services.check_rules(data["preset"], data["players"])
+            except ServiceError as error:
+                raise forms.ValidationError(str(error)) from error
+        return data
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    fields = ("user", "joined_at", "paused", "rating", "game")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Arena)
+class ArenaAdmin(admin.ModelAdmin):
+    form = ArenaForm
+    list_display = ("name", "preset", "players", "starts_at", "minutes", "ended", "page")
+    list_filter = ("preset", "ended")
+    search_fields = ("name",)
+    inlines = [EntrantInline]
+
+    @admin.display(description="Page")
+    def page(self, arena: Arena) -> SafeString:
+        return format_html('<a href="{}">the arena</a>', arena.get_absolute_url())
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(PERMISSION)
+
+    def has_change_permission(self, request: HttpRequest, obj: Arena | None = None) -> bool:
+        if obj is not None and (obj.started or obj.starts_at <= timezone.now()):
+            return False  # what people joined stays what it was
+        return request.user.has_perm(PERMISSION)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Arena | None = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Arena | None = None) -> bool:
+        return bool(request.user.is_staff)
+
+    def save_model(self, request: HttpRequest, obj: Arena, form: Any, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ArenaGame)
+class ArenaGameAdmin(admin.ModelAdmin):
+    list_display = ("arena", "game", "table")
+    list_select_related = ("arena", "game", "table")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_staff)

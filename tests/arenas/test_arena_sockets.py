@@ -1,0 +1,91 @@
+"""An arena page's socket: a game's result moves the standings on every open page of the
+arena, signed in or not; an entrant is sent to their table the moment they are seated; and the
+socket takes no messages."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from arenas import services
+from arenas.models import Arena, ArenaGame
+from hearts_site.asgi import application
+from tests.helpers.finishing import play_out
+from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+def _arena_with_people() -> tuple[int, dict[str, str]]:
+    arena = services.create_arena(
+        "Socket arena",
+        preset="standard",
+        players=4,
+        starts_at=timezone.now() - timedelta(minutes=1),
+        minutes=60,
+    )
+    Arena.objects.filter(pk=arena.pk).update(started=True)
+    people = [User.objects.create_user(name) for name in NAMES]
+    for person in people:
+        services.join(person, arena.pk)
+    return arena.pk, {p.username: session_cookie(p) for p in people}
+
+
+async def _socket(arena_id: int, cookie: str | None) -> WebsocketCommunicator:
+    headers = [(b"origin", LOCAL_ORIGIN), (b"host", LOCAL_HOST)]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    socket = WebsocketCommunicator(application, f"/ws/arena/{arena_id}/", headers=headers)
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    return socket
+
+
+async def _drain(socket: WebsocketCommunicator) -> list[str]:
+    frames = []
+    while not await socket.receive_nothing(timeout=0.3):
+        frames.append(await socket.receive_from())
+    return frames
+
+
+async def test_the_entrants_are_sent_to_their_table_and_a_result_moves_every_pages_standings() -> (
+    None
+):
+    arena_id, cookies = await database_sync_to_async(_arena_with_people)()
+    sockets = {name: await _socket(arena_id, cookies[name]) for name in NAMES}
+    watcher = await _socket(arena_id, None)
+    made = await database_sync_to_async(services.pair)(arena_id)
+    assert len(made) == 1
+    url = made[0].table.get_absolute_url()
+    for socket in sockets.values():
+        frames = "".join(await _drain(socket))
+        assert f'id="arena-table" href="{url}"' in frames
+        assert "(playing)" in frames  # the standings, as they now are
+    watched = "".join(await _drain(watcher))
+    assert 'id="arena-live"' in watched and 'id="arena-table"' not in watched
+
+    def finish() -> list[str]:
+        played = ArenaGame.objects.get(pk=made[0].pk)
+        for person in User.objects.all():
+            services.pause(person, arena_id)  # no table after this one
+        game = play_out(played.game, 1)
+        services.game_ended(game.pk)
+        return [str(p) for p in game.result["places"]]
+
+    await database_sync_to_async(finish)()
+    for socket in [*sockets.values(), watcher]:
+        frames = await _drain(socket)
+        assert frames, "the standings did not move"
+        last = frames[-1]
+        assert 'id="arena-live"' in last and "(playing)" not in last and "(paused)" in last
+        assert '<td class="points">4</td>' in last  # the winner's
+    await watcher.send_to(text_data='{"join": true}')
+    assert "The arena takes no messages" in await watcher.receive_from(timeout=TIMEOUT)
+    for socket in [*sockets.values(), watcher]:
+        await socket.disconnect()
