@@ -19,6 +19,7 @@ from . import services
 class ArenaConsumer(AccountSocket):
     arena_id: int = 0
     user_id: int | None = None
+    counted = False  # counted in as a joined person's open page: counted out on closing
     groups_joined: tuple[str, ...] = ()
     heartbeat: asyncio.Task[None] | None = None
 
@@ -33,10 +34,11 @@ class ArenaConsumer(AccountSocket):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         if self.user_id is not None:
-            await in_pool(services.page_opened)(self.arena_id, self.user_id)
+            entry = await in_pool(services.page_opened)(self.arena_id, self.user_id)
+            self.counted = entry is not None
         await self.join_account_group()
         await self.accept()
-        if self.user_id is not None:
+        if self.counted:
             self.heartbeat = asyncio.create_task(self._beat())
 
     async def _beat(self) -> None:
@@ -53,7 +55,8 @@ class ArenaConsumer(AccountSocket):
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         await self.leave_account_group()
-        if self.user_id is not None:
+        if self.counted and self.user_id is not None:
+            # A page opened before its person joined never counted in (joining loads a new one).
             await in_pool(services.page_closed)(self.arena_id, self.user_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

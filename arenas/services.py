@@ -283,12 +283,12 @@ def game_ended(game_id: int) -> None:
     played = ArenaGame.objects.filter(game_id=game_id).first()
     if played is None:
         return
-    with transaction.atomic():
-        Entrant.objects.filter(arena_id=played.arena_id, game_id=game_id).update(
-            game=None, free_since=timezone.now()
-        )
-        announce(played.arena_id)
-    pair(played.arena_id)
+    Entrant.objects.filter(arena_id=played.arena_id, game_id=game_id).update(
+        game=None, free_since=timezone.now()
+    )
+    # The pages hear it once: from the seating if it made a table, else now.
+    if not pair(played.arena_id):
+        announce_now(played.arena_id)
 
 
 # Beat's sweep ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from arenas import services
-from arenas.models import Arena, ArenaGame
+from arenas.models import Arena, ArenaGame, Entrant
 from hearts_site.asgi import application
 from tests.helpers.finishing import play_out
 from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
@@ -89,3 +89,30 @@ async def test_the_entrants_are_sent_to_their_table_and_a_result_moves_every_pag
     assert "The arena takes no messages" in await watcher.receive_from(timeout=TIMEOUT)
     for socket in [*sockets.values(), watcher]:
         await socket.disconnect()
+
+
+async def test_a_page_open_before_its_person_joined_does_not_count_them_out_on_closing() -> None:
+    def arena_and_alice() -> tuple[int, str, int]:
+        arena = services.create_arena(
+            "Socket arena",
+            preset="standard",
+            players=4,
+            starts_at=timezone.now() - timedelta(minutes=1),
+            minutes=60,
+        )
+        alice = User.objects.create_user("alice")
+        return arena.pk, session_cookie(alice), alice.pk
+
+    arena_id, cookie, alice_id = await database_sync_to_async(arena_and_alice)()
+    before = await _socket(arena_id, cookie)  # the page she pressed Join on
+    alice = await database_sync_to_async(User.objects.get)(pk=alice_id)
+    await database_sync_to_async(services.join)(alice, arena_id)
+    after = await _socket(arena_id, cookie)  # the page Join led to
+    await before.disconnect()
+    free = await database_sync_to_async(
+        lambda: list(Entrant.objects.filter(sockets=1).values_list("user_id", flat=True))
+    )()
+    assert free == [alice_id]
+    await after.disconnect()
+    left = await database_sync_to_async(lambda: Entrant.objects.get(user_id=alice_id).sockets)()
+    assert left == 0
