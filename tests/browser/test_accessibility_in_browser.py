@@ -180,6 +180,11 @@ def test_a_new_visitor_meets_no_serious_accessibility_violation(
     findings.visit("games", "/games/")
     findings.visit("ratings", "/ratings/")
     findings.visit("learn", "/learn/")
+    # The hourly arena of the site's schedule, made by beat's first sweep.
+    findings.visit("arenas", "/arenas/")
+    arena_url = tab.page.locator(".arena-list a").first.get_attribute("href")
+    assert arena_url is not None
+    findings.visit("arena", arena_url)
     findings.visit("not-found", "/no-such-page/")
     findings.assert_none()
     # The missing page's own 404 is the one error the browser logs.
@@ -236,5 +241,11 @@ def test_a_signed_in_player_meets_no_serious_accessibility_violation(
     findings.visit("password", "/accounts/password/")
     findings.visit("report-form", f"/reports/u/{finished_game.username}/")
     findings.visit("my-reports", "/reports/mine/")
+    findings.visit("arenas", "/arenas/")
+    page.locator(".arena-list a").first.click()
+    page.get_by_role("button", name="Join").click()
+    # Their game above is still on: the arena says so.
+    page.get_by_text("You are playing a game elsewhere").wait_for()
+    findings.check("arena-refused")
     findings.assert_none()
     assert tab.errors == [], "\n".join(tab.errors)
