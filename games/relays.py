@@ -33,12 +33,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from channels.layers import BaseChannelLayer
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import timezone
 
-from games.engine import EndReason, HeartsError, Move, MoveKind, parse_cards
+from games.engine import EndReason, HeartsError, Move, MoveKind, Phase, parse_cards, seat_view
 from moderation import gates
 
-from . import broadcasts, effects, live, selectors, services
+from . import bot_pool, broadcasts, effects, live, selectors, services
 from .effects import table_group
 from .fragments import Keys
 from .live import TableState, in_pool
@@ -54,6 +56,9 @@ RETRY_SECONDS = 0.5  # after the layer failed to deliver
 # or a ban ends the person's games at once and closes their sockets (moderation/sanctions.py),
 # so a move kept from before one is refused anyway; the look gives the sanction's own reason.
 SANCTIONS_KEPT_SECONDS = 30.0
+# How much later than its due time a relay makes the bots' move of a version it heard of from
+# another process (whose relay or worker makes it, unless it died meanwhile).
+BACKUP_SECONDS = 1.0
 # The moves whose news carries the move itself, for the other processes holding the table's
 # players to follow without loading the game: those everyone sees. A pass's cards are hidden.
 PUBLIC_MOVES = (MoveKind.PLAY, MoveKind.MOON)
@@ -97,8 +102,32 @@ class _Move:
     done: asyncio.Future[None]
 
 
-Item = dict[str, Any] | _Request | _Move
+@dataclass(eq=False)
+class _BotTurn:
+    """The bots' turn at ``shown`` (game, version) is due: their moves are decided, in the
+    bots' processes, if the table is still there."""
+
+    shown: tuple[int, int]
+    done: asyncio.Future[None]
+
+
+@dataclass(eq=False)
+class _BotMove:
+    """A bot's move, decided on the table at ``shown``: written like a person's."""
+
+    shown: tuple[int, int]
+    seat: int
+    kind: str
+    cards: list[str]
+    choice: str
+    done: asyncio.Future[None]
+
+
+Item = dict[str, Any] | _Request | _Move | _BotTurn | _BotMove
 Pushes = list[tuple[Screen, live.Push]]
+# What a move made in a pool thread returns: the state after it, the pushes made there, the
+# refusal to show the mover (or "") and the news to send once its fragments are rendered.
+Made = tuple[TableState | None, Pushes, str, dict[str, Any] | None]
 
 
 @dataclass(eq=False)
@@ -111,6 +140,13 @@ class Relay:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     state: TableState | None = None
     heard: tuple[int, int] | None = None  # the latest (game, version) the news told of
+    news: tuple[int, int] | None = None  # the latest that came as another process's news
+    # The bots: the version whose move this relay made (with the pause after it), the version
+    # whose bots' turn is planned, its timer, and the decisions under way.
+    made: tuple[tuple[int, int] | None, float] | None = None
+    planned: tuple[int, int] | None = None
+    _timer: asyncio.TimerHandle | None = None
+    _deciding: set[asyncio.Task[None]] = field(default_factory=set)
     _hear: Callable[[dict[str, Any]], object] = field(default=lambda message: None)
 
     @property
@@ -131,9 +167,11 @@ class Relay:
 
     async def stop(self) -> None:
         broadcasts.stop_listening_here(self.group, self._hear)
-        for task in self.tasks:
+        self._cancel_bots()
+        tasks = [*self.tasks, *self._deciding]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
             if not isinstance(item, dict) and not item.done.done():
@@ -202,15 +240,21 @@ class Relay:
             try:
                 waiting: list[dict[str, Any] | _Request] = []
                 for item in batch:
-                    if isinstance(item, _Move):
-                        if waiting:
-                            await self._push(waiting)
-                            waiting = []
-                        await self._move(item)
-                    else:
+                    if isinstance(item, dict | _Request):
                         waiting.append(item)
+                        continue
+                    if waiting:
+                        await self._push(waiting)
+                        waiting = []
+                    if isinstance(item, _Move):
+                        await self._apply(self._make, item, item.screen)
+                    elif isinstance(item, _BotMove):
+                        await self._apply(self._make_bot, item, None)
+                    else:
+                        self._bot_turn(item)
                 if waiting:
                     await self._push(waiting)
+                self._plan_bots()
             except asyncio.CancelledError:
                 raise
             except Exception:  # one bad push must not stop the table's news
@@ -223,44 +267,54 @@ class Relay:
 
     # Moves ----------------------------------------------------------------------------
 
-    async def _move(self, move: _Move) -> None:
+    async def _apply(
+        self,
+        make: Callable[[Any, list[Screen]], Made],
+        move: _Move | _BotMove,
+        mover: Screen | None,
+    ) -> None:
+        """A person's move (``mover``: their screen) or a bot's, made in a pool thread by
+        ``make``; then every screen's push."""
         screens = list(self.screens)
         try:
-            state, pushes, error, news = await in_pool(self._make)(move, screens)
+            state, pushes, error, news = await in_pool(make)(move, screens)
         except Exception:  # the socket must outlive a fault; the log has the details
             log.exception("move on table %s failed", self.table_id)
             self.state = None
-            await _quietly(
-                move.screen.send(flash("Something went wrong with that move: please try again"))
-            )
+            if mover is not None:
+                await _quietly(
+                    mover.send(flash("Something went wrong with that move: please try again"))
+                )
             return
         self.state = state
         if state is not None and state.shown is not None:
             self.heard = max(self.heard or state.shown, state.shown)
-        if error:
-            await _quietly(move.screen.send(flash(error)))
+        if error and mover is not None:
+            await _quietly(mover.send(flash(error)))
         if news is not None and state is not None:
             pushes = self._after(state, news)
         await self._send(pushes, state)
 
-    def _make(
-        self, move: _Move, screens: list[Screen]
-    ) -> tuple[TableState | None, Pushes, str, dict[str, Any] | None]:
-        """In a pool thread: the move judged against the state in memory and written. Returns
-        the state after it, the pushes made here (the whole table, for a move refused as
-        stale or a game that ended), the refusal to show the mover (or "") and, for a move
-        made in a game that goes on, the news to send once its fragments are rendered."""
+    def _held(self) -> TableState | None:
+        """The state a move is judged against: the one in memory, unless it is behind."""
         state = self.state
         if state is None or state.stale or (self.heard and state.shown != self.heard):
             state = live.load(self.table_id)
+        return state
+
+    def _make(self, move: _Move, screens: list[Screen]) -> Made:
+        """In a pool thread: a person's move judged against the state in memory and written.
+        Returns the state after it, the pushes made here (the whole table, for a move refused
+        as stale or a game that ended), the refusal to show the mover (or "") and, for a move
+        made in a game that goes on, the news to send once its fragments are rendered."""
+        state = self._held()
         if state is None:
             return None, [], "This table is gone", None
         screen, user = move.screen, move.screen.user
-        game = state.game
         try:
             if user is None or not user.is_authenticated:
                 raise services.ServiceError("Sign in and take a seat to play")
-            if game is None:
+            if state.game is None:
                 raise services.ServiceError("The game has not started")
             seat = state.seat_of(user)
             if seat is None:
@@ -270,50 +324,171 @@ class Relay:
             if time.monotonic() - screen.checked > SANCTIONS_KEPT_SECONDS:
                 gates.check_may_play(user)  # type: ignore[arg-type]  # refused in its own words
                 screen.checked = time.monotonic()
-            resign = move.action == MoveKind.RESIGN
+        except services.ServiceError as error:
+            return state, [], str(error), None
+        resign = move.action == MoveKind.RESIGN
+        return self._write(
+            state,
+            screens,
+            seat,
+            move.action,
+            move.cards,
+            EndReason.RESIGNED if resign else move.choice,
+            None if resign else move.version,
+            screen,
+        )
+
+    def _make_bot(self, move: _BotMove, screens: list[Screen]) -> Made:
+        """In a pool thread: a bot's move, decided on the table at ``move.shown``, written as
+        a person's is (refused, and dropped, if the game has moved on meanwhile)."""
+        state = self._held()
+        if state is None:
+            return None, [], "", None
+        if state.game is None or state.game.pk != move.shown[0]:
+            return state, [], "", None
+        return self._write(
+            state, screens, move.seat, move.kind, move.cards, move.choice, move.shown[1], None
+        )
+
+    def _write(
+        self,
+        state: TableState,
+        screens: list[Screen],
+        seat: int,
+        kind: str,
+        cards: list[str],
+        choice: str,
+        version: int | None,
+        mover: Screen | None,
+    ) -> Made:
+        """The move through the write path (services.act) against the state in memory; what
+        :meth:`_make` returns."""
+        assert state.game is not None
+        try:
             outcome = services.act(
-                game.pk,
+                state.game.pk,
                 seat,
-                move.action,
-                version=None if resign else move.version,
-                cards=move.cards,
-                choice=EndReason.RESIGNED if resign else move.choice,
+                kind,
+                version=version,
+                cards=cards,
+                choice=choice,
                 held=state.running,
                 publish=False,
             )
         except services.StaleVersion as error:
-            if state.stale:
-                state = live.load(self.table_id)
-                if state is None:
-                    return None, [], str(error), None
-            return state, [(screen, _whole(state, screen))], str(error), None
+            now = live.load(self.table_id) if state.stale else state
+            if now is None:
+                return None, [], str(error), None
+            if mover is None:
+                return now, [], "", None
+            return now, [(mover, _whole(now, mover))], str(error), None
         except services.ServiceError as error:
-            if state.stale:  # another writer was first, and the move is refused now
-                loaded = live.load(self.table_id)
-                return loaded, [], str(error), None
-            return state, [], str(error), None
+            # Stale: another writer was first, and the move is refused now.
+            return live.load(self.table_id) if state.stale else state, [], str(error), None
         assert state.game is not None
         news = effects.table_news(state.game.pk, outcome.version, outcome.events)
         news["origin"] = self.channel
         if not state.game.is_over:
-            if move.action in PUBLIC_MOVES:  # another process holding the table follows it
+            if kind in PUBLIC_MOVES:  # another process holding the table follows it
                 deadline = state.game.deadline
                 news["move"] = {
-                    "kind": move.action,
+                    "kind": kind,
                     "seat": seat,
-                    "cards": move.cards,
-                    "choice": move.choice,
+                    "cards": cards,
+                    "choice": choice,
                     "deadline": None if deadline is None else deadline.timestamp(),
                 }
             state.moved()
+            # This relay makes the bots' next move, if theirs it is: after the pause.
+            self.made = (state.shown, effects.trick_pause(outcome.events))
             return state, [], "", news
         # The table changes too: its status, the seeds for a rematch.
         broadcasts.send({self.group: news}, here=False)
-        state = live.load(self.table_id)
-        if state is None:
+        loaded = live.load(self.table_id)
+        if loaded is None:
             return None, [], "", None
-        pushes = self._pushes(state, screens)
-        return state, pushes, "", None
+        return loaded, self._pushes(loaded, screens), "", None
+
+    # The bots ---------------------------------------------------------------------------
+
+    def _plan_bots(self) -> None:
+        """If the state in memory waits on bots, their turn is timed: after the pause, for a
+        move this relay made; at the turn's due time (its deadline less the grace) for a
+        state loaded here (a table that came to this process when the one holding it died);
+        a second later for a move another process made, whose own relay or worker makes
+        the bots' move unless it died meanwhile. The write decides between two makers."""
+        state = self.state
+        running = None if state is None else state.running
+        if state is None or running is None or state.stale or running.game.is_over:
+            self._cancel_bots()
+            return
+        shown = state.shown
+        if shown == self.planned:
+            return
+        self._cancel_bots()
+        waiting = services.seats_to_act(running.match)
+        bots = running.bots
+        if not any(seat in bots for seat in waiting):
+            return
+        if self.made is not None and self.made[0] == shown:
+            wait = settings.HEARTS_BOT_DELAY + self.made[1]
+        else:
+            deadline = running.game.deadline
+            if set(waiting) <= bots and deadline is not None:
+                left = (deadline - timezone.now()).total_seconds()
+                wait = left - settings.HEARTS_BOT_GRACE
+            else:  # the passes, a person's among them: from now
+                wait = settings.HEARTS_BOT_DELAY
+            if shown == self.news:
+                wait += BACKUP_SECONDS
+        assert shown is not None
+        loop = asyncio.get_running_loop()
+        turn = _BotTurn(shown, loop.create_future())
+        self.planned = shown
+        self._timer = loop.call_later(max(0.0, wait), self.inbox.put_nowait, turn)
+
+    def _cancel_bots(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None
+        self.planned = None
+
+    def _bot_turn(self, turn: _BotTurn) -> None:
+        """The bots' turn is due: if the state in memory is still at its version, each bot
+        that owes a move (all the bots' passes, or one card or choice) has it decided in the
+        bots' processes, and the answers come back to the inbox as moves."""
+        state = self.state
+        if self._timer is not None and self.planned == turn.shown:
+            self._timer = None
+        if state is None or state.running is None or state.stale or state.shown != turn.shown:
+            return
+        if self.heard is not None and self.heard > turn.shown:
+            return  # behind: caught up first, and planned again
+        running = state.running
+        match = running.match
+        seats = [seat for seat in services.seats_to_act(match) if seat in running.bots]
+        if not seats:
+            return
+        if match.hand.phase is not Phase.PASSING:
+            seats = seats[:1]  # one card at a time, so that people can follow the play
+        views = [seat_view(match, seat) for seat in seats]
+        task = asyncio.create_task(self._decide(turn.shown, state.table.bot_level, seats, views))
+        self._deciding.add(task)
+        task.add_done_callback(self._deciding.discard)
+
+    async def _decide(
+        self, shown: tuple[int, int], level: str, seats: list[int], views: list[Any]
+    ) -> None:
+        try:
+            decisions = await asyncio.gather(*(bot_pool.decide(level, view) for view in views))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the deadline's sweep makes the move
+            log.exception("the bots of table %s could not decide", self.table_id)
+            return
+        loop = asyncio.get_running_loop()
+        for seat, (kind, cards, choice) in zip(seats, decisions, strict=True):
+            await self.inbox.put(_BotMove(shown, seat, kind, cards, choice, loop.create_future()))
 
     def _after(self, state: TableState, news: dict[str, Any]) -> Pushes:
         """A move's news to the other processes and every screen's push: rendered on the
@@ -336,6 +511,7 @@ class Relay:
             latest = max(versions)
             if self.heard is None or latest > self.heard:
                 self.heard = latest
+            self.news = max(self.news or latest, latest)
         if not seating and not requests and self._forward(news):
             return
         if not seating and not requests and len(news) == 1 and self._follow(news[0]):

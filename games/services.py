@@ -398,7 +398,8 @@ def act(
     was judged against (:func:`_write`). No lock is held while it is judged. If another
     writer was first, the game is loaded again and the move judged again: a move made on the
     table as it was is then refused as stale. ``publish`` False leaves the table's news to
-    the caller (the relay that made the move tells its own sockets and the other processes).
+    the caller (the relay that made the move tells its own sockets and the other processes, and
+    makes the bots' next move: no task is queued for them).
 
     A ``timeout`` move is the table's, made for a seat whose deadline has passed: it is
     refused (StaleVersion) unless the game is still waiting on that deadline. Under the strict
@@ -633,9 +634,10 @@ def seats_to_act(match: Match) -> list[int]:
 def _after_change(
     game: Game, match: Match, bots: set[int], events: Sequence[Event] = (), *, publish: bool = True
 ) -> None:
-    """After commit (games/effects.py): the table hears of ``events`` (unless ``publish`` is
-    False: the caller tells it), the lobby of a game started or over, and the bots are woken
-    if one is to move (people's deadline is on the game row, for the sweep)."""
+    """After commit (games/effects.py): the table hears of ``events``, the lobby of a game
+    started or over, and the bots' task is queued if one is to move (people's deadline is on
+    the game row, for the sweep). Unless ``publish`` is False: then the caller is the table's
+    relay (games/relays.py), which tells the table itself and makes its bots' moves itself."""
     waiting = seats_to_act(match)
     effects.game_changed(
         game.table_id,
@@ -643,7 +645,7 @@ def _after_change(
         game.version,
         events,
         lobby=game.version == 0 or game.is_over,
-        bots_to_move=any(seat in bots for seat in waiting),
+        bots_to_move=publish and any(seat in bots for seat in waiting),
         table=publish,
     )
 

@@ -24,8 +24,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from games.bots import Bot, make_bot, safe_bot
-from games.engine import MoveKind, Phase, SeatView, seat_view
+from games.bots import decide, make_bot, safe_bot
+from games.engine import Phase, seat_view
 
 from . import services
 from .models import Game
@@ -142,12 +142,3 @@ def play_bots(game_id: int, version: int, state: services.Running | None = None)
         if view.phase is not Phase.PASSING:
             return made  # one card at a time, so that people can follow the play
     return made
-
-
-def decide(bot: Bot, view: SeatView) -> tuple[str, list[str], str]:
-    """The move ``bot`` makes from ``view``: (kind, cards, choice) for :func:`services.act`."""
-    if view.phase is Phase.PASSING:
-        return MoveKind.PASS, [str(c) for c in bot.choose_pass(view)], ""
-    if view.phase is Phase.MOON_CHOICE:
-        return MoveKind.MOON, [], bot.choose_moon(view)
-    return MoveKind.PLAY, [str(bot.choose_play(view))], ""

@@ -337,9 +337,13 @@ WHITENOISE_USE_FINDERS = True
 
 # Game timing (seconds). Tests shorten these.
 HEARTS_BOT_DELAY = env_float("HEARTS_BOT_DELAY", 0.8)
-# A bot's turn is overdue this long after its delay: the sweep then makes a move whose task was
-# lost (a worker killed while it held it), instead of waiting a person's whole turn.
+# A bot's turn is overdue this long after its delay: the sweep then makes a move that nobody
+# made (no process holds the table's sockets, or the one that did was killed), instead of
+# waiting a person's whole turn.
 HEARTS_BOT_GRACE = env_float("HEARTS_BOT_GRACE", 3.0)
+# Processes a daphne process makes its tables' bots' decisions in (games/bot_pool.py); 0: a
+# thread of its own (tests).
+HEARTS_BOT_PROCESSES = env_int("HEARTS_BOT_PROCESSES", 1, minimum=0)
 # A completed trick stays on the table this long before a bot leads to the next one, so that
 # everyone sees its four cards and who took it.
 HEARTS_TRICK_PAUSE = env_float("HEARTS_TRICK_PAUSE", 1.0)

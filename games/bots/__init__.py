@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from games.engine import Card, SeatView
+from games.engine import Card, MoveKind, Phase, SeatView
 
 from . import basic, policy
 from .search import SearchBot
@@ -121,6 +121,22 @@ def make_bot(name: str = "normal", seed: int | None = None) -> Bot:
     raise ValueError(f"No bot called {name!r}")
 
 
+def decide(bot: Bot, view: SeatView) -> tuple[str, list[str], str]:
+    """The move ``bot`` makes from ``view``: (kind, cards, choice), as the site's write path
+    takes a move."""
+    if view.phase is Phase.PASSING:
+        return MoveKind.PASS, [str(c) for c in bot.choose_pass(view)], ""
+    if view.phase is Phase.MOON_CHOICE:
+        return MoveKind.MOON, [], bot.choose_moon(view)
+    return MoveKind.PLAY, [str(bot.choose_play(view))], ""
+
+
+def decide_as(level: str, view: SeatView) -> tuple[str, list[str], str]:
+    """:func:`decide` for a bot of ``level`` made for this decision, as a worker makes one:
+    what a process of bots (games/bot_pool.py) runs, given only what can cross to it."""
+    return decide(make_bot(level), view)
+
+
 def safe_bot() -> Bot:
     """The bot that moves for a seat whose time ran out: quick enough for any clock."""
     return SearchBot(seconds=0.05, samples=30)
@@ -135,5 +151,7 @@ __all__ = [
     "HeuristicBot",
     "RandomBot",
     "SearchBot",
+    "decide",
+    "decide_as",
     "make_bot",
 ]

@@ -17,9 +17,9 @@ from django.db import connections
 from django.utils import timezone
 
 from games import broadcasts, effects, services
+from games.bots import decide
 from games.engine import Card, CardPlayed, HandDealt, Match, Rules, seat_view
 from games.models import Game
-from games.tasks import decide
 from hearts_site import celery_app
 from tests.helpers.tables import (
     FOUR,

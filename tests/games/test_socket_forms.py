@@ -43,7 +43,8 @@ async def test_the_rematch_form_pushed_over_the_socket_posts_with_its_csrf_token
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_reconnecting_shows_exactly_the_table_the_page_shows() -> None:
+async def test_reconnecting_shows_exactly_the_table_the_page_shows(settings) -> None:
+    settings.HEARTS_BOT_DELAY = 60  # the relay makes the bots' moves: not while this looks
     alice = await sync_to_async(User.objects.create_user)("alice", password="x")
     game = await sync_to_async(services.play_now)(alice)
     await sync_to_async(play_bots)(game.pk, 0)

@@ -13,7 +13,7 @@ from django.conf import settings as django_settings
 from django.db import connections
 from pytest_django.fixtures import Settings
 
-from games import live
+from games import bot_pool, live
 from hearts_site import celery_app
 
 
@@ -29,11 +29,17 @@ def channel_layer_of_its_own(settings: Settings) -> None:
 
 
 @pytest.fixture
-def close_socket_connections() -> Iterator[None]:
+def close_socket_connections(settings: Settings) -> Iterator[None]:
     """Sockets reach the database from asgiref's thread for sync code. With the persistent
     connections DATABASE_URL asks for (conn_max_age=60), that thread's connection would stay
-    open after the test, and PostgreSQL would refuse to drop the test database at the end."""
+    open after the test, and PostgreSQL would refuse to drop the test database at the end.
+
+    A relay's bots decide in a thread of the test's process (games/bot_pool.py), with the
+    test's settings; tests/games/test_bot_pool.py tries the processes."""
+    settings.HEARTS_BOT_PROCESSES = 0
+    bot_pool.shut_down()
     yield
+    bot_pool.shut_down()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
     live.close_pool_connections()
 
