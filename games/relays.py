@@ -56,6 +56,10 @@ RETRY_SECONDS = 0.5  # after the layer failed to deliver
 # or a ban ends the person's games at once and closes their sockets (moderation/sanctions.py),
 # so a move kept from before one is refused anyway; the look gives the sanction's own reason.
 SANCTIONS_KEPT_SECONDS = 30.0
+# How long a relay counts on another process holding the table after that process last said so
+# (each relay says it as it starts and again as it rejoins its group): while one does, a move's
+# news carries the fragments everyone sees, rendered once, for it to forward or use.
+OTHERS_SECONDS = 2.5 * REJOIN_SECONDS
 # How much later than its due time a relay makes the bots' move of a version it heard of from
 # another process (whose relay or worker makes it, unless it died meanwhile).
 BACKUP_SECONDS = 1.0
@@ -148,6 +152,7 @@ class Relay:
     _timer: asyncio.TimerHandle | None = None
     _deciding: set[asyncio.Task[None]] = field(default_factory=set)
     _hear: Callable[[dict[str, Any]], object] = field(default=lambda message: None)
+    others_until: float = float("-inf")  # when another process last said it holds the table
 
     @property
     def group(self) -> str:
@@ -164,6 +169,7 @@ class Relay:
             asyncio.create_task(self._serve(), name=f"relay-{self.table_id}-serve"),
             asyncio.create_task(self._rejoin(), name=f"relay-{self.table_id}-rejoin"),
         ]
+        await self._announce(reply=False)
 
     async def stop(self) -> None:
         broadcasts.stop_listening_here(self.group, self._hear)
@@ -221,8 +227,27 @@ class Relay:
                 log.warning("table %s relay could not read its news: %r", self.table_id, error)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            if message.get("type") == "table.updated" and message.get("origin") != self.channel:
+            if message.get("origin") == self.channel:
+                continue
+            if message.get("type") == "table.updated":
                 await self.inbox.put(message)
+            elif message.get("type") == "table.relay":
+                self.others_until = asyncio.get_running_loop().time() + OTHERS_SECONDS
+                if not message.get("reply"):  # a newcomer: it learns of this one too
+                    await self._announce(reply=True)
+
+    async def _announce(self, *, reply: bool) -> None:
+        """Tell the other processes holding the table that this one holds it too. Best
+        effort: a process that does not hear it renders what it needs itself."""
+        message = {"type": "table.relay", "origin": self.channel, "reply": reply}
+        try:
+            await self.layer.group_send(self.group, message)
+        except Exception as error:
+            log.warning("table %s relay could not announce itself: %r", self.table_id, error)
+
+    def _others(self) -> bool:
+        """Whether another process holds the table, as far as this one has heard."""
+        return asyncio.get_running_loop().time() < self.others_until
 
     async def _rejoin(self) -> None:
         while True:
@@ -231,6 +256,8 @@ class Relay:
                 await self.layer.group_add(self.group, self.channel)
             except Exception as error:
                 log.warning("table %s relay could not rejoin its group: %r", self.table_id, error)
+                continue
+            await self._announce(reply=True)  # renewed, without asking every other for theirs
 
     async def _serve(self) -> None:
         while True:
@@ -494,7 +521,7 @@ class Relay:
         """A move's news to the other processes and every screen's push: rendered on the
         event loop, not in the pool (a few fragments, whose rendering in a pool thread would
         make the loop wait behind it for Python's lock, on every socket it serves)."""
-        if not state.table.private:
+        if not state.table.private and self._others():
             news["public"] = live.public_news(state)
         broadcasts.send({self.group: news}, here=False)
         return self._pushes(state, list(self.screens))

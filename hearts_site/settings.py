@@ -343,7 +343,7 @@ HEARTS_BOT_DELAY = env_float("HEARTS_BOT_DELAY", 0.8)
 HEARTS_BOT_GRACE = env_float("HEARTS_BOT_GRACE", 3.0)
 # Processes a daphne process makes its tables' bots' decisions in (games/bot_pool.py); 0: a
 # thread of its own (tests).
-HEARTS_BOT_PROCESSES = env_int("HEARTS_BOT_PROCESSES", 1, minimum=0)
+HEARTS_BOT_PROCESSES = env_int("HEARTS_BOT_PROCESSES", 2, minimum=0)
 # A completed trick stays on the table this long before a bot leads to the next one, so that
 # everyone sees its four cards and who took it.
 HEARTS_TRICK_PAUSE = env_float("HEARTS_TRICK_PAUSE", 1.0)

@@ -118,6 +118,13 @@ async def _screen_elsewhere(
     screen = relays.Screen(viewer, "", "", send, close, ready=True)
     relay.screens.add(screen)
     await relay.request(screen)
+    # The relay of this process's sockets hears that another process holds the table too (its
+    # moves' news then carry the fragments everyone sees).
+    here = relays._relays.get(asyncio.get_running_loop(), {}).get(table_id)
+    for _ in range(100):
+        if here is None or here._others():
+            break
+        await asyncio.sleep(0.02)
     return relay, screen, sent
 
 
@@ -224,3 +231,28 @@ async def test_the_heading_says_rated_once_a_rated_game_has_started() -> None:
     await socket.disconnect()
 
     assert '<small id="table-kind">Standard, 4 players, rated</small>' in started
+
+
+async def test_a_relay_alone_at_its_table_sends_its_news_without_the_fragments() -> None:
+    """Nobody else holds the table (a listener that is no relay says nothing): a move's news
+    carries its version and public events, and no fragments rendered for other processes."""
+    game, cookies = await sync_to_async(_four_people)()
+    players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
+    layer = get_channel_layer()
+    assert layer is not None
+    listener = await layer.new_channel()
+    await layer.group_add(f"table-{game.table_id}", listener)
+    try:
+        match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
+        cards = " ".join(str(card) for card in match.hand.holding(0)[:3])
+        await players[0].send_json_to(htmx_move("pass", cards, version=0))
+        news: dict[str, Any] = {}
+        while "version" not in news:  # (a relay's word that it holds the table is no news)
+            news = await asyncio.wait_for(layer.receive(listener), TIMEOUT)
+    finally:
+        await layer.group_discard(f"table-{game.table_id}", listener)
+        for socket in players:
+            await socket.disconnect()
+
+    assert news["version"] == 1 and news["events"] == [{"type": "pass_made", "seat": 0}]
+    assert "public" not in news
