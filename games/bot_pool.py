@@ -55,6 +55,12 @@ def pool() -> Executor:
         return _pool
 
 
+def warm() -> None:
+    """Start the pool's processes now (they take a few tenths of a second to import the bots),
+    so that a table's first bot move does not wait for them."""
+    pool().submit(int)
+
+
 def _broken(executor: Executor) -> None:
     global _pool
     with _lock:

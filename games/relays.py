@@ -708,6 +708,8 @@ async def join(table_id: int, screen: Screen, layer: BaseChannelLayer) -> Relay:
         relays = _relays.setdefault(loop, {})
         relay = relays.get(table_id)
         if relay is None:
+            if not relays:
+                bot_pool.warm()  # this process's first table: its bots' processes start
             relay = Relay(table_id, layer)
             await relay.start()
             relays[table_id] = relay
