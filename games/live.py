@@ -15,18 +15,20 @@ ends) is rendered for each screen from the viewer's context.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import threading
+import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 
-from games.engine import Match
+from games.engine import Match, Phase
 
 from . import fragments, selectors, table_context
 from .fragments import Context, Keys
@@ -42,8 +44,35 @@ POOL = ThreadPoolExecutor(max_workers=settings.HEARTS_SOCKET_THREADS, thread_nam
 
 def in_pool(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` as a coroutine run in a thread of the pool, with the thread's database
-    connection looked after as Channels does it (closed when obsolete or broken)."""
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=POOL)
+    connection looked after as Channels does it (closed when obsolete or broken).
+
+    A plain hand-off to the pool, not asgiref's (``DatabaseSyncToAsync``), whose bookkeeping
+    around every call (its thread-sensitive contexts, the connections checked before and after)
+    cost a move more than its write: the connections are checked before a call only once a
+    second a thread, and after one that failed."""
+
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        call = contextvars.copy_context().run
+        return await loop.run_in_executor(POOL, call, _looked_after, function, args, kwargs)
+
+    return run
+
+
+_checked = threading.local()  # .at: when this thread last looked at its connections
+CHECK_SECONDS = 1.0
+
+
+def _looked_after(function: Callable[..., Any], args: tuple[Any, ...], kwargs: Any) -> Any:
+    now = time.monotonic()
+    if now - getattr(_checked, "at", float("-inf")) > CHECK_SECONDS:
+        close_old_connections()
+        _checked.at = now
+    try:
+        return function(*args, **kwargs)
+    except BaseException:
+        close_old_connections()  # a connection the error broke is not used again
+        raise
 
 
 def close_pool_connections() -> None:
@@ -79,6 +108,10 @@ class TableState:
     _html: dict[tuple[str, Hashable], str] = field(default_factory=dict)
     before: Keys = field(default_factory=dict)  # a spectator's keys at the version before
     _offered: dict[str, tuple[str, str]] = field(default_factory=dict)  # id: (key, HTML)
+    # A viewer's own fragments' keys at the version before, with what they were worked out
+    # from (:meth:`_seat_state`): kept while that is the same, instead of working them out again.
+    _seat_states: dict[Variant, Hashable] = field(default_factory=dict)
+    _carried: dict[Variant, tuple[Hashable, Keys]] = field(default_factory=dict)
 
     @property
     def game(self) -> Game | None:
@@ -106,6 +139,12 @@ class TableState:
     def moved(self) -> None:
         """The game moved on in place: what was rendered for the version before is dropped."""
         self.before = {**self._keys.get(("public", ""), {}), **self._keys.get(SPECTATOR, {})}
+        self._carried = {
+            variant: (seat_state, self._keys[variant])
+            for variant, seat_state in self._seat_states.items()
+            if variant in self._keys
+        }
+        self._seat_states = {}
         self._contexts.clear()
         self._keys.clear()
         self._html.clear()
@@ -176,9 +215,42 @@ class TableState:
             self._keys[("public", code)] = public
         private = self._keys.get(variant)
         if private is None:
-            private = fragments.keys_of(fragments.PRIVATE, self.private_context(variant, user))
+            seat_state = self._seat_state(variant[0])
+            carried = self._carried.get(variant)
+            if carried is not None and carried[0] == seat_state:
+                private = carried[1]
+            else:
+                context = self.private_context(variant, user)
+                private = fragments.keys_of(fragments.PRIVATE, context)
             self._keys[variant] = private
+            self._seat_states[variant] = seat_state
         return {**public, **private}
+
+    def _seat_state(self, me: int | None) -> Hashable:
+        """Everything a seat's own fragments (its hand, its buttons: the private context of
+        games/table_context.py) show, read cheaply from the engine: while it stays the same
+        from one version to the next, so do their keys. On a card played, that is every seat
+        but the one who played it and the one whose turn comes. A seat's cards may be
+        playable or refused, and why, only on its turn (Hand.legal_plays, Hand.refusal), which
+        this holds; a spectator's own fragments show only the Last trick and the game's end."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        hand = match.hand
+        mine: Hashable = ()
+        if me is not None:
+            mine = (
+                tuple(hand.holding(me)),
+                hand.turn == me,
+                hand.phase is Phase.PASSING and hand.has_passed(me),
+            )
+        return (
+            game.pk,
+            game.is_over,
+            hand.number,
+            hand.phase,
+            bool(hand.trick) and bool(hand.tricks),  # the Last trick button
+            mine,
+        )
 
     def fragment(self, fragment: fragments.Fragment, variant: Variant, user: Viewer) -> str:
         """The fragment's HTML for the viewer of ``variant``, rendered once for all alike."""

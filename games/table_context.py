@@ -11,11 +11,15 @@ come from games/words.py.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import (
     Card,
@@ -287,11 +291,24 @@ def private_context(
         "view": view,
         "me": me,
         "hand_cards": hand,
+        "hand_buttons": hand_buttons(hand),
         "passing": view.phase is Phase.PASSING and not over,
         "my_pass_done": me is not None and view.has_passed[me],
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,
         "has_last_trick": _last_trick_to_look_at(match, view) is not None,
     }
+
+
+def hand_buttons(hand: Iterable[CardInfo]) -> SafeString:
+    """The buttons of a hand's cards, each rendered once a process for all the hands that show
+    it the same way: a hand goes out with most pushes, and a card's button, of the board's
+    markup, cost the most to render."""
+    return mark_safe("".join(_card_button(card) for card in hand))
+
+
+@lru_cache(maxsize=8192)  # 52 cards, each shown a few dozen ways at most
+def _card_button(card: CardInfo) -> str:
+    return render_to_string("games/table.html#card-button", {"c": card})
 
 
 def _last_trick_to_look_at(match: Match, view: SeatView) -> LastTrick | None:
