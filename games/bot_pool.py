@@ -13,7 +13,7 @@ by the relay through the one write path, like a person's.
 relay in their own process and a bot whose decision takes a millisecond.
 
 A pool process that dies (the machine short of memory, say) breaks the pool: the next decision
-starts a new one and is asked again there, once.
+starts a new one and is asked again there, once. A pool process whose daphne died ends itself.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -50,9 +52,27 @@ def pool() -> Executor:
                 # Spawned, not forked: a fork of daphne would copy its event loop, its threads'
                 # locks and its sockets into a process that needs none of them.
                 _pool = ProcessPoolExecutor(
-                    max_workers=processes, mp_context=multiprocessing.get_context("spawn")
+                    max_workers=processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_outlive_no_parent,
+                    initargs=(os.getpid(),),
                 )
         return _pool
+
+
+def _outlive_no_parent(parent: int) -> None:
+    """In a bot process: end when the daphne that started it has gone (killed, say), which
+    would otherwise leave it waiting for decisions that never come."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+PARENT_CHECK_SECONDS = 1.0
 
 
 def warm() -> None:

@@ -232,7 +232,7 @@ class Relay:
             if message.get("type") == "table.updated":
                 await self.inbox.put(message)
             elif message.get("type") == "table.relay":
-                self.others_until = asyncio.get_running_loop().time() + OTHERS_SECONDS
+                self.others_until = time.monotonic() + OTHERS_SECONDS
                 if not message.get("reply"):  # a newcomer: it learns of this one too
                     await self._announce(reply=True)
 
@@ -247,7 +247,7 @@ class Relay:
 
     def _others(self) -> bool:
         """Whether another process holds the table, as far as this one has heard."""
-        return asyncio.get_running_loop().time() < self.others_until
+        return time.monotonic() < self.others_until
 
     async def _rejoin(self) -> None:
         while True:

@@ -6,6 +6,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +17,8 @@ from games import bot_pool
 from games.bots import decide_as
 from games.engine import Match, Phase, Rules, seat_view
 from tests.helpers.engine import seed, step
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -58,3 +64,42 @@ def test_a_bots_process_that_dies_is_replaced_at_the_next_decision() -> None:
         return await bot_pool.decide("heuristic", view)
 
     assert asyncio.run(kill_then_decide()) == decide_as("heuristic", view)
+
+
+def test_a_bots_process_ends_when_the_process_that_started_it_is_killed(tmp_path) -> None:
+    """A daphne killed (SIGKILL: nothing of it runs to stop its pool) leaves no bot process
+    behind."""
+    script = tmp_path / "daphne_like.py"
+    script.write_text(
+        "import asyncio, os, sys\n"
+        "from django.conf import settings\n"
+        "settings.configure(HEARTS_BOT_PROCESSES=1)\n"
+        "from games import bot_pool\n"
+        "async def main():\n"
+        "    bot_pool.warm()\n"
+        "    await asyncio.sleep(1)\n"
+        "    print(*bot_pool.pool()._processes, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    started = subprocess.Popen(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert started.stdout is not None
+    (child,) = (int(pid) for pid in started.stdout.readline().split())
+    os.kill(started.pid, signal.SIGKILL)
+    started.wait()
+    for _ in range(50):
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the bot process outlived its daphne")
