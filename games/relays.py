@@ -58,8 +58,12 @@ RETRY_SECONDS = 0.5  # after the layer failed to deliver
 SANCTIONS_KEPT_SECONDS = 30.0
 # How long a relay counts on another process holding the table after that process last said so
 # (each relay says it as it starts and again as it rejoins its group): while one does, a move's
-# news carries the fragments everyone sees, rendered once, for it to forward or use.
+# news goes to the table's group, with the fragments everyone sees, rendered once, for it to
+# forward or use; while none does, it goes nowhere.
 OTHERS_SECONDS = 2.5 * REJOIN_SECONDS
+# How long a new relay tells its moves to the table's group whether or not it has heard of another
+# process holding the table: well beyond the time the others' answers to its word take.
+NEW_SECONDS = 5.0
 # How much later than its due time a relay makes the bots' move of a version it heard of from
 # another process (whose relay or worker makes it, unless it died meanwhile).
 BACKUP_SECONDS = 1.0
@@ -152,7 +156,9 @@ class Relay:
     _timer: asyncio.TimerHandle | None = None
     _deciding: set[asyncio.Task[None]] = field(default_factory=set)
     _hear: Callable[[dict[str, Any]], object] = field(default=lambda message: None)
-    others_until: float = float("-inf")  # when another process last said it holds the table
+    others_until: float = float("-inf")  # until when another process is counted on
+    answered: set[Any] = field(default_factory=set)  # the processes that answered this one
+    born: float = field(default_factory=time.monotonic)
 
     @property
     def group(self) -> str:
@@ -235,6 +241,12 @@ class Relay:
                 self.others_until = time.monotonic() + OTHERS_SECONDS
                 if not message.get("reply"):  # a newcomer: it learns of this one too
                     await self._announce(reply=True)
+                elif message.get("origin") not in self.answered:
+                    # Another process holds the table and answers this one's word, so it has
+                    # only now heard of this one: the moves it made before then were told to
+                    # nobody. The table is loaded again (what the screens miss is pushed).
+                    self.answered.add(message.get("origin"))
+                    await self.inbox.put({"type": "table.updated", "events": [], "reload": True})
 
     async def _announce(self, *, reply: bool) -> None:
         """Tell the other processes holding the table that this one holds it too. Best
@@ -246,8 +258,11 @@ class Relay:
             log.warning("table %s relay could not announce itself: %r", self.table_id, error)
 
     def _others(self) -> bool:
-        """Whether another process holds the table, as far as this one has heard."""
-        return time.monotonic() < self.others_until
+        """Whether another process may hold the table: one said so lately, or this relay is
+        new (the others it has not heard of yet load the table as it is when they hear of it,
+        but would miss what it makes before it hears of them)."""
+        now = time.monotonic()
+        return now < self.others_until or now < self.born + NEW_SECONDS
 
     async def _rejoin(self) -> None:
         while True:
@@ -521,9 +536,10 @@ class Relay:
         """A move's news to the other processes and every screen's push: rendered on the
         event loop, not in the pool (a few fragments, whose rendering in a pool thread would
         make the loop wait behind it for Python's lock, on every socket it serves)."""
-        if not state.table.private and self._others():
-            news["public"] = live.public_news(state)
-        broadcasts.send({self.group: news}, here=False)
+        if self._others():  # else nobody hears it: no other process holds the table
+            if not state.table.private:
+                news["public"] = live.public_news(state)
+            broadcasts.send({self.group: news}, here=False)
         return self._pushes(state, list(self.screens))
 
     # The table's news and its screens' requests -------------------------------------------
@@ -531,7 +547,10 @@ class Relay:
     async def _push(self, batch: list[dict[str, Any] | _Request]) -> None:
         news = [item for item in batch if isinstance(item, dict)]
         requests = [item for item in batch if isinstance(item, _Request)]
-        # Seats taken or left (news without a version) want the table as it is now.
+        # Seats taken or left (news without a version) want the table as it is now; a
+        # process that learnt of this one late, only the state loaded again.
+        reload = any(message.get("reload") for message in news)
+        news = [message for message in news if not message.get("reload")]
         seating = any(message.get("version") is None for message in news)
         versions = [_shown_by(message) for message in news if message.get("version") is not None]
         if versions:
@@ -539,15 +558,15 @@ class Relay:
             if self.heard is None or latest > self.heard:
                 self.heard = latest
             self.news = max(self.news or latest, latest)
-        if not seating and not requests and self._forward(news):
+        if not reload and not seating and not requests and self._forward(news):
             return
-        if not seating and not requests and len(news) == 1 and self._follow(news[0]):
+        if not reload and not seating and not requests and len(news) == 1 and self._follow(news[0]):
             assert self.state is not None
             await self._send(self._pushes(self.state, list(self.screens)), self.state)
             return
         state = self.state
         behind = state is not None and self.heard is not None and state.shown != self.heard
-        load = state is None or state.stale or seating or behind
+        load = state is None or state.stale or seating or behind or reload
         screens = list(self.screens)
         state, pushes = await in_pool(self._catch_up)(load, screens, requests, seating)
         self.state = state

@@ -44,6 +44,15 @@ def _pass(game_id: int) -> int:
     return services.act(game_id, seat, "pass", version=game.version, cards=cards).version
 
 
+def _pass_untold(game_id: int) -> None:
+    """The next seat's pass, made as a relay alone at its table makes it: told to nobody."""
+    game = Game.objects.get(pk=game_id)
+    hand = game.live_match().hand
+    seat = next(s for s in range(4) if not hand.has_passed(s))
+    cards = [str(card) for card in hand.holding(seat)[:3]]
+    services.act(game_id, seat, "pass", version=game.version, cards=cards, publish=False)
+
+
 async def _members(group: str) -> int:
     """How many channels the group sends to, on either layer the tests run with."""
     layer = get_channel_layer()
@@ -122,9 +131,11 @@ async def _screen_elsewhere(
     # moves' news then carry the fragments everyone sees).
     here = relays._relays.get(asyncio.get_running_loop(), {}).get(table_id)
     for _ in range(100):
-        if here is None or here._others():
+        if here is None or relay.answered:  # the relay here has answered this one's word
             break
         await asyncio.sleep(0.02)
+    sent.clear()
+    await relay.request(screen)  # after the table loaded again on hearing of the other
     return relay, screen, sent
 
 
@@ -233,26 +244,63 @@ async def test_the_heading_says_rated_once_a_rated_game_has_started() -> None:
     assert '<small id="table-kind">Standard, 4 players, rated</small>' in started
 
 
-async def test_a_relay_alone_at_its_table_sends_its_news_without_the_fragments() -> None:
-    """Nobody else holds the table (a listener that is no relay says nothing): a move's news
-    carries its version and public events, and no fragments rendered for other processes."""
+async def test_a_relay_alone_at_its_table_tells_nobody_of_its_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nobody else holds the table (a listener that is no relay says nothing): once the relay
+    is past its first seconds, a move made there sends no news at all, and a relay that comes
+    later loads the table as it is."""
+    monkeypatch.setattr(relays, "NEW_SECONDS", 0.0)
     game, cookies = await sync_to_async(_four_people)()
     players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
     layer = get_channel_layer()
     assert layer is not None
     listener = await layer.new_channel()
     await layer.group_add(f"table-{game.table_id}", listener)
+    heard: list[dict[str, Any]] = []
     try:
         match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
         cards = " ".join(str(card) for card in match.hand.holding(0)[:3])
         await players[0].send_json_to(htmx_move("pass", cards, version=0))
-        news: dict[str, Any] = {}
-        while "version" not in news:  # (a relay's word that it holds the table is no news)
-            news = await asyncio.wait_for(layer.receive(listener), TIMEOUT)
+        for socket in players:
+            assert version_of(await socket.receive_from(timeout=TIMEOUT)) == 1
+        while True:
+            try:
+                heard.append(await asyncio.wait_for(layer.receive(listener), 0.5))
+            except TimeoutError:
+                break
+        elsewhere, spectator, sent = await _screen_elsewhere(game.table_id, AnonymousUser())
+        await elsewhere.stop()
     finally:
         await layer.group_discard(f"table-{game.table_id}", listener)
         for socket in players:
             await socket.disconnect()
 
-    assert news["version"] == 1 and news["events"] == [{"type": "pass_made", "seat": 0}]
-    assert "public" not in news
+    assert [message for message in heard if message["type"] != "table.relay"] == []
+    assert version_of(sent[0]) == 1 and spectator.shown == (game.pk, 1)
+
+
+async def test_a_relay_that_learns_late_of_another_loads_the_table_again() -> None:
+    """Another process answers a relay's word only once it has heard it: the moves it made
+    before then were told to nobody. On that answer the relay loads the table again, and its
+    screens are pushed what they missed."""
+    game, _ = await sync_to_async(_four_people)()
+    elsewhere, spectator, sent = await _screen_elsewhere(game.table_id, AnonymousUser())
+    layer = get_channel_layer()
+    assert layer is not None
+    try:
+        sent.clear()
+        await sync_to_async(_pass_untold)(game.pk)
+        await asyncio.sleep(0.3)
+        assert spectator.shown == (game.pk, 0) and sent == []
+        answer = {"type": "table.relay", "origin": "another-process", "reply": True}
+        await layer.group_send(f"table-{game.table_id}", answer)
+        for _ in range(100):
+            if spectator.shown == (game.pk, 1):
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        await elsewhere.stop()
+
+    assert spectator.shown == (game.pk, 1)
+    assert sent and version_of("".join(sent)) == 1
