@@ -416,6 +416,7 @@ class Round:
     sizes: list[int] = field(default_factory=list)
     refused: dict[str, int] = field(default_factory=dict)  # by the error shown
     closed: int = 0
+    opened: list[float] = field(default_factory=list)  # seconds from connecting to the table
     games: set[int] = field(default_factory=set)
     measured_from: float = 0.0  # moves sent before (the tables still arriving) are not counted
 
@@ -439,6 +440,7 @@ async def play(
     acted_on = -1
     passed = False  # this hand's pass is sent, and the screen does not show it yet
     low, high = args.think
+    opening: float | None = time.perf_counter()
     try:
         async with connect(player) as socket:
             while True:
@@ -452,6 +454,10 @@ async def play(
                     message = None
                 now = time.perf_counter()
                 if isinstance(message, str):
+                    if opening is not None:  # the first push: the whole table
+                        if opening >= stats.measured_from:
+                            stats.opened.append(now - opening)
+                        opening = None
                     stats.sizes.append(len(message.encode()))
                     before = screen.version
                     screen.update(message)
@@ -803,6 +809,11 @@ def run_round(
             }
             for kind, values in sorted(by_kind.items())
         },
+        "opened_ms": {
+            "p50": 1000 * percentile(stats.opened, 0.50),
+            "p99": 1000 * percentile(stats.opened, 0.99),
+            "count": len(stats.opened),
+        },
         "refused": sum(stats.refused.values()),
         "refused_because": stats.refused,
         "unseen": unseen,
@@ -875,6 +886,12 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
             for kind, k in figures["latency_by_kind_ms"].items()
         )
     )
+    opened = figures["opened_ms"]
+    if opened["count"]:
+        print(
+            f"sockets opened in the measured seconds (a rematch's page): {opened['count']}, "
+            f"connect → the whole table shown p50 {opened['p50']:.0f} ms, p99 {opened['p99']:.0f}"
+        )
     print(
         f"refused moves {figures['refused']}, moves some screen never showed "
         f"{figures['unseen']}, sockets closed by the server {figures['closed']}"
