@@ -112,11 +112,10 @@ class _Move:
 
 @dataclass(eq=False)
 class _BotTurn:
-    """The bots' turn at ``shown`` (game, version): their moves are decided now, in the bots'
-    processes, and written at ``due`` (the event loop's time), if the table is still there."""
+    """The bots' turn at ``shown`` (game, version) is due: their moves are decided, in the
+    bots' processes, if the table is still there."""
 
     shown: tuple[int, int]
-    due: float
     done: asyncio.Future[None]
 
 
@@ -156,7 +155,6 @@ class Relay:
     planned: tuple[int, int] | None = None
     _timer: asyncio.TimerHandle | None = None
     _deciding: set[asyncio.Task[None]] = field(default_factory=set)
-    _seats_deciding: set[int] = field(default_factory=set)  # whose decision is under way
     _hear: Callable[[dict[str, Any]], object] = field(default=lambda message: None)
     others_until: float = float("-inf")  # until when another process is counted on
     answered: set[Any] = field(default_factory=set)  # the processes that answered this one
@@ -460,12 +458,7 @@ class Relay:
         move this relay made; at the turn's due time (its deadline less the grace) for a
         state loaded here (a table that came to this process when the one holding it died);
         a second later for a move another process made, whose own relay or worker makes
-        the bots' move unless it died meanwhile. The write decides between two makers.
-
-        The bots decide at once, while the table shows the move before theirs (the pause is
-        for the people to follow the play, and nothing but a resignation or the clock can
-        change the table meanwhile, which makes their move refused); their moves are written
-        when the pause is over. Only a second maker's bots wait to decide until it is due."""
+        the bots' move unless it died meanwhile. The write decides between two makers."""
         state = self.state
         running = None if state is None else state.running
         if state is None or running is None or state.stale or running.game.is_over:
@@ -479,7 +472,6 @@ class Relay:
         bots = running.bots
         if not any(seat in bots for seat in waiting):
             return
-        backup = False
         if self.made is not None and self.made[0] == shown:
             wait = settings.HEARTS_BOT_DELAY + self.made[1]
         else:
@@ -491,13 +483,11 @@ class Relay:
                 wait = settings.HEARTS_BOT_DELAY
             if shown == self.news:
                 wait += BACKUP_SECONDS
-                backup = True
         assert shown is not None
         loop = asyncio.get_running_loop()
-        due = loop.time() + max(0.0, wait)
-        turn = _BotTurn(shown, due, loop.create_future())
+        turn = _BotTurn(shown, loop.create_future())
         self.planned = shown
-        self._timer = loop.call_at(due if backup else loop.time(), self.inbox.put_nowait, turn)
+        self._timer = loop.call_later(max(0.0, wait), self.inbox.put_nowait, turn)
 
     def _cancel_bots(self) -> None:
         if self._timer is not None:
@@ -518,36 +508,29 @@ class Relay:
             return  # behind: caught up first, and planned again
         running = state.running
         match = running.match
-        passing = match.hand.phase is Phase.PASSING
         seats = [seat for seat in services.seats_to_act(match) if seat in running.bots]
-        if passing:  # a pass decided at an earlier version of the hand still stands
-            seats = [seat for seat in seats if seat not in self._seats_deciding]
         if not seats:
             return
-        if not passing:
+        if match.hand.phase is not Phase.PASSING:
             seats = seats[:1]  # one card at a time, so that people can follow the play
         views = [seat_view(match, seat) for seat in seats]
-        level = state.table.bot_level
-        task = asyncio.create_task(self._decide(turn, level, seats, views))
-        self._seats_deciding.update(seats)
+        task = asyncio.create_task(self._decide(turn.shown, state.table.bot_level, seats, views))
         self._deciding.add(task)
         task.add_done_callback(self._deciding.discard)
 
-    async def _decide(self, turn: _BotTurn, level: str, seats: list[int], views: list[Any]) -> None:
-        loop = asyncio.get_running_loop()
+    async def _decide(
+        self, shown: tuple[int, int], level: str, seats: list[int], views: list[Any]
+    ) -> None:
         try:
             decisions = await asyncio.gather(*(bot_pool.decide(level, view) for view in views))
-            await asyncio.sleep(max(0.0, turn.due - loop.time()))  # the pause, if any is left
         except asyncio.CancelledError:
             raise
         except Exception:  # the deadline's sweep makes the move
             log.exception("the bots of table %s could not decide", self.table_id)
             return
-        finally:
-            self._seats_deciding.difference_update(seats)
+        loop = asyncio.get_running_loop()
         for seat, (kind, cards, choice) in zip(seats, decisions, strict=True):
-            move = _BotMove(turn.shown, seat, kind, cards, choice, loop.create_future())
-            await self.inbox.put(move)
+            await self.inbox.put(_BotMove(shown, seat, kind, cards, choice, loop.create_future()))
 
     def _after(self, state: TableState, news: dict[str, Any]) -> Pushes:
         """A move's news to the other processes and every screen's push: rendered on the
