@@ -17,17 +17,13 @@ it up on the tests'. So the drill runs in a process of its own (this module run 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import dataclasses
 import json
 import os
 import random
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from contextlib import AsyncExitStack
@@ -38,28 +34,19 @@ from typing import Any
 import pytest
 
 from bench import load
+from tests.helpers import drills
+from tests.helpers.drills import PATIENCE, Sent, acknowledged, play, within
 
-ROOT = Path(__file__).resolve().parent.parent
 TABLES = 2
 BEFORE = 12  # acknowledged moves a table before the kill
 AFTER = 8  # and after it
-THINK = 0.02  # seconds a player thinks at most
-PATIENCE = 30.0  # seconds a stage may take before the drill gives up
 
 
 @pytest.mark.slow
 def test_a_daphne_killed_mid_game_loses_no_acknowledged_move_and_its_tables_go_on(tmp_path):
     findings = tmp_path / "findings.json"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
 
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.test_kill", str(findings)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = drills.run_drill("tests.test_kill", findings)
 
     assert done.returncode == 0, f"{done.stderr[-4000:]}\nthe site's log: {tmp_path}/site.log"
     found = json.loads(findings.read_text())
@@ -80,127 +67,24 @@ def test_a_daphne_killed_mid_game_loses_no_acknowledged_move_and_its_tables_go_o
 
 
 @dataclass
-class Sent:
-    """A move a client sent: on which version, and what became of it as its screen saw it."""
+class Client(drills.Client):
+    """One player's page, which also keeps the versions its screen showed."""
 
-    kind: str
-    cards: list[str]
-    version: int
-    after_the_kill: bool
-    fate: str = "pending"  # acknowledged, refused, or (sent to the killed daphne) unknown
-
-
-@dataclass
-class Client:
-    """One player's page: its screen, kept across reconnections, and the moves it sent."""
-
-    player: load.Player
-    game_id: int
-    rng: random.Random
-    screen: load.Screen = field(default_factory=load.Screen)
-    sent: list[Sent] = field(default_factory=list)
     seen: list[int] = field(default_factory=list)  # the versions shown since it connected
-    acted_on: int = -1  # the version its last move was made on
-    move_at: float | None = None  # when it makes the move its screen asks for
-
-    @property
-    def pending(self) -> Sent | None:
-        last = self.sent[-1] if self.sent else None
-        return last if last is not None and last.fate == "pending" else None
 
     def take(self, message: str) -> None:
-        """A push: the screen takes it in, and it tells what became of the move in flight."""
-        my_turn = self.screen.my_turn
-        self.screen.update(message)
-        # Whose turn it is, from the seat's own controls (their play button). The board's
-        # data-my-turn comes in a fragment rendered alike for everyone, where it speaks for
-        # no seat (bench/load.py's Screen reads it, and waits for a turn that never shows).
-        if 'class="controls"' in message:
-            my_turn = 'id="play-button"' in message
-        self.screen.my_turn = my_turn
+        super().take(message)
         self.seen.append(self.screen.version)
-        move = self.pending
-        if move is None:
-            return
-        if load.ERROR.search(message):
-            move.fate = "refused"
-            self.acted_on = -1  # try again, from what the screen shows now
-        elif self.screen.version > move.version and (
-            move.kind != "pass" or not self.screen.can_pass
-        ):
-            move.fate = "acknowledged"
-
-    def next_move(self, after_the_kill: bool) -> dict[str, str] | None:
-        """The move to send now, if its screen asks for one and the player has thought."""
-        if self.pending is not None or self.screen.version == self.acted_on:
-            return None
-        if self.screen.move(self.rng) is None:
-            self.move_at = None
-            return None
-        now = time.monotonic()
-        if self.move_at is None:
-            self.move_at = now + self.rng.uniform(0, THINK)
-        if now < self.move_at:
-            return None
-        self.move_at = None
-        move = self.screen.move(self.rng)
-        assert move is not None
-        self.acted_on = self.screen.version
-        cards = move["cards"].split()
-        self.sent.append(Sent(move["action"], cards, self.screen.version, after_the_kill))
-        return move
-
-
-def acknowledged(table: list[Client], after_the_kill: bool) -> list[Sent]:
-    return [
-        move
-        for client in table
-        for move in client.sent
-        if move.fate == "acknowledged" and move.after_the_kill is after_the_kill
-    ]
-
-
-async def play(
-    client: Client,
-    socket: Any,
-    go_on: Callable[[], bool],
-    moving: Callable[[], bool],
-    after_the_kill: bool,
-) -> None:
-    """Reads the socket while ``go_on()``, and makes the moves its screen asks for while
-    ``moving()``."""
-    while go_on():
-        wait = 0.05 if client.move_at is None else client.move_at - time.monotonic()
-        try:
-            message = await asyncio.wait_for(socket.recv(), timeout=min(0.05, max(0.0, wait)))
-        except TimeoutError:
-            message = None
-        if isinstance(message, str):
-            client.take(message)
-        if moving() and (move := client.next_move(after_the_kill)):
-            await socket.send(json.dumps(move))
-
-
-def within(seconds: float, doing: str) -> Callable[[], None]:
-    deadline = time.monotonic() + seconds
-
-    def check() -> None:
-        assert time.monotonic() < deadline, f"gave up after {seconds:g} s {doing}"
-
-    return check
 
 
 async def until_killed(tables: list[list[Client]], web1: int) -> None:
     """Every client plays on the first daphne until each table has ``BEFORE`` acknowledged
     moves; then the daphne is killed, and every socket finds itself closed."""
-    import websockets
-
-    async def one(client: Client) -> None:
-        async with load.connect(client.player) as socket:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                await play(client, socket, lambda: True, lambda: True, after_the_kill=False)
-
-    clients = [asyncio.create_task(one(client)) for table in tables for client in table]
+    clients = [
+        asyncio.create_task(drills.play_until_closed(client))
+        for table in tables
+        for client in table
+    ]
     in_time = within(PATIENCE, "playing before the kill")
     # Killed while a move is on its way to it: written or not, never acknowledged.
     while any(len(acknowledged(table, False)) < BEFORE for table in tables) or not any(
@@ -212,9 +96,7 @@ async def until_killed(tables: list[list[Client]], web1: int) -> None:
     await asyncio.wait_for(asyncio.gather(*clients), PATIENCE)
     for table in tables:
         for client in table:
-            if client.pending is not None:
-                client.pending.fate = "unknown"  # in flight: in the log or not
-                client.acted_on = -1  # the page that reconnects may make it again
+            client.lost_with_the_daphne()
 
 
 async def on_the_second(
@@ -228,11 +110,8 @@ async def on_the_second(
         sockets: dict[int, Any] = {}
         for table in tables:
             for client in table:
-                client.player = dataclasses.replace(client.player, port=web2)
                 client.seen = []
-                shown = (client.game_id, client.screen.version)
-                opened = await stack.enter_async_context(load.connect(client.player, shown))
-                sockets[id(client)] = opened
+                sockets[id(client)] = await drills.reconnect(client, web2, stack)
         await asyncio.gather(
             *(
                 read_until(client, sockets[id(client)], version, seconds=5.0)
@@ -257,7 +136,7 @@ async def on_the_second(
 
         await asyncio.gather(
             *(
-                play(client, sockets[id(client)], go_on(table), moving(table), True)
+                play(client, sockets[id(client)], go_on(table), moving(table))
                 for table in tables
                 for client in table
             )
@@ -277,24 +156,14 @@ async def read_until(client: Client, socket: Any, version: int, seconds: float) 
 
 def drill(var_dir: Path, log: Path) -> dict[str, Any]:
     """Starts the site, plays, kills the first daphne, plays on the second; what it found."""
-    args = argparse.Namespace(
-        database="sqlite",
-        layout="one",
-        webs=2,
-        log=log,
-        bots=False,
-        target=100,
-        bot_level="normal",
-        spread="table",
-    )
-    site = load.start_site(args, var_dir)
-    try:
+    args = drills.site_args(log, bots=False)
+    with drills.running_site(args, var_dir) as site:
         web1, web2 = site.layout.ports
         tables = [
             [
                 Client(
                     player,
-                    current_game(player.table_id),
+                    drills.current_game(player.table_id),
                     random.Random(f"{player.table_id}/{player.seat}"),
                 )
                 for player in players
@@ -304,7 +173,7 @@ def drill(var_dir: Path, log: Path) -> dict[str, Any]:
         started = time.monotonic()
         asyncio.run(until_killed(tables, site.layout.processes["web1"].pid))
         killed_after = time.monotonic() - started
-        after_the_kill = [game_version(table[0].game_id) for table in tables]
+        after_the_kill = [drills.game_version(table[0].game_id) for table in tables]
         shown = asyncio.run(on_the_second(tables, web2, after_the_kill))
         found = [
             findings(table, version, shown_then)
@@ -312,42 +181,20 @@ def drill(var_dir: Path, log: Path) -> dict[str, Any]:
         ]
         site.layout.stop()  # before the games are read for the last time
         replays = load.check_replays()
-    finally:
-        load.stop_site(site)
     return {"killed_after_s": killed_after, "tables": found, "replays": replays}
-
-
-def current_game(table_id: int) -> int:
-    from games.models import Game
-
-    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
-    assert game is not None
-    return game.pk
-
-
-def game_version(game_id: int) -> int:
-    from games.models import Game
-
-    return Game.objects.get(pk=game_id).version
 
 
 def findings(table: list[Client], version: int, shown_then: list[int]) -> dict[str, Any]:
     """What the drill found at one table: every acknowledged move before the kill looked up in
     the log, and what the screens showed after it and at the end against the database."""
-    from games.engine import Phase
-    from games.models import Game, MoveRecord
+    from games.models import Game
 
     game = Game.objects.get(pk=table[0].game_id)
 
     def logged(seat: int, move: Sent) -> bool:
         """Whether the move was in the log when the daphne was killed (a player who saw it
         lost might make it again after)."""
-        rows = MoveRecord.objects.filter(
-            game=game, seat=seat, kind=move.kind, number__gt=move.version, number__lte=version
-        )
-        if move.kind != "pass":  # the next move: nobody else could play then
-            rows = rows.filter(number=move.version + 1)
-        return any(sorted(row.cards.split()) == sorted(move.cards) for row in rows)
+        return drills.logged(game, seat, move, until=version)
 
     before = [(client.player.seat, move) for client in table for move in client.sent]
     missing = [
@@ -363,11 +210,7 @@ def findings(table: list[Client], version: int, shown_then: list[int]) -> dict[s
     ]
     match = game.live_match()
     hands = [
-        client.player.seat
-        for client in table
-        if match.hand.phase is Phase.PLAYING
-        and sorted(card for card, _ in client.screen.hand)
-        != sorted(str(card) for card in match.hand.holding(client.player.seat))
+        client.player.seat for client in table if drills.hand_unlike_the_database(client, match)
     ]
     sent = [move for client in table for move in client.sent]
     return {
@@ -388,10 +231,7 @@ def findings(table: list[Client], version: int, shown_then: list[int]) -> dict[s
 
 
 def main() -> int:
-    findings_file = Path(sys.argv[1])
-    with tempfile.TemporaryDirectory(prefix="hearts-kill-") as var_dir:
-        found = drill(Path(var_dir), findings_file.parent / "site.log")
-    findings_file.write_text(json.dumps(found, indent=1))
+    drills.write_findings(drill, prefix="hearts-kill-")
     return 0
 
 

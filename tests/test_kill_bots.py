@@ -25,7 +25,6 @@ database; it writes what it found for the test to judge.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import dataclasses
@@ -35,25 +34,22 @@ import random
 import re
 import signal
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bench import load
+from tests.helpers import drills
+from tests.helpers.drills import PATIENCE, Sent, acknowledged, play, within
 
-ROOT = Path(__file__).resolve().parent.parent
 TABLES = 2
 BEFORE = 12  # moves in a table's log before the kill
 AFTER = 8  # the person's acknowledged moves after it
-THINK = 0.02  # seconds the person thinks at most
-PATIENCE = 30.0  # seconds a stage may take before the drill gives up
 # The site's bots' pause, shortened from 0.8 s and 1 s; the grace stays the site's (3 s).
 TIMING = {"HEARTS_BOT_DELAY": "0.3", "HEARTS_TRICK_PAUSE": "0.3"}
 
@@ -61,16 +57,8 @@ TIMING = {"HEARTS_BOT_DELAY": "0.3", "HEARTS_TRICK_PAUSE": "0.3"}
 @pytest.mark.slow
 def test_a_daphne_killed_in_the_bots_turn_loses_no_move_and_its_bots_go_on(tmp_path):
     findings = tmp_path / "findings.json"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
 
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.test_kill_bots", str(findings)],
-        cwd=ROOT,
-        env={**env, **TIMING},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = drills.run_drill("tests.test_kill_bots", findings, TIMING)
 
     assert done.returncode == 0, f"{done.stderr[-4000:]}\nthe site's log: {tmp_path}/site.log"
     found = json.loads(findings.read_text())
@@ -100,36 +88,13 @@ def test_a_daphne_killed_in_the_bots_turn_loses_no_move_and_its_bots_go_on(tmp_p
 
 
 @dataclass
-class Sent:
-    """A move the person sent: on which version, and what became of it as its screen saw it."""
+class Client(drills.Client):
+    """The person's page, held back before the kill to the cards the drill allows it, and
+    timed on the second daphne."""
 
-    kind: str
-    cards: list[str]
-    version: int
-    after_the_kill: bool
-    fate: str = "pending"  # acknowledged, refused, or (sent to the killed daphne) unknown
-
-
-@dataclass
-class Client:
-    """The person's page: its screen, kept across reconnections, and the moves it sent."""
-
-    player: load.Player
-    game_id: int
-    rng: random.Random
-    screen: load.Screen = field(default_factory=load.Screen)
-    sent: list[Sent] = field(default_factory=list)
-    acted_on: int = -1  # the version its last move was made on
-    move_at: float | None = None  # when it makes the move its screen asks for
     allowed: int = 0  # cards it may play once its table has BEFORE moves (see may_move)
-    after_the_kill: bool = False  # reconnected to the second daphne
     reconnected_at: float = 0.0  # Unix times: its socket open on the second daphne,
     first_push_at: float = 0.0  # and the first push it had there
-
-    @property
-    def pending(self) -> Sent | None:
-        last = self.sent[-1] if self.sent else None
-        return last if last is not None and last.fate == "pending" else None
 
     @property
     def my_turn(self) -> bool:
@@ -145,83 +110,14 @@ class Client:
     def may_move(self) -> bool:
         return not self.held or self.allowed > 0
 
-    def take(self, message: str) -> None:
-        """A push: the screen takes it in, and it tells what became of the move in flight."""
-        my_turn = self.screen.my_turn
-        self.screen.update(message)
-        # Whose turn it is, from the seat's own controls (their play button): the board's
-        # data-my-turn speaks for no seat (see tests/test_kill.py).
-        if 'class="controls"' in message:
-            my_turn = 'id="play-button"' in message
-        self.screen.my_turn = my_turn
-        move = self.pending
-        if move is None:
-            return
-        if load.ERROR.search(message):
-            move.fate = "refused"
-            self.acted_on = -1  # try again, from what the screen shows now
-        elif self.screen.version > move.version and (
-            move.kind != "pass" or not self.screen.can_pass
-        ):
-            move.fate = "acknowledged"
-
-    def next_move(self, after_the_kill: bool) -> dict[str, str] | None:
-        """The move to send now, if its screen asks for one and the person has thought."""
-        if self.pending is not None or self.screen.version == self.acted_on:
-            return None
-        if not self.may_move() or self.screen.move(self.rng) is None:
-            self.move_at = None
-            return None
-        now = time.monotonic()
-        if self.move_at is None:
-            self.move_at = now + self.rng.uniform(0, THINK)
-        if now < self.move_at:
-            return None
-        self.move_at = None
+    def before_moving(self) -> None:
         if self.held:
             self.allowed -= 1
-        move = self.screen.move(self.rng)
-        assert move is not None
-        self.acted_on = self.screen.version
-        cards = move["cards"].split()
-        self.sent.append(Sent(move["action"], cards, self.screen.version, after_the_kill))
-        return move
 
-
-def acknowledged(client: Client, after_the_kill: bool) -> list[Sent]:
-    return [
-        move
-        for move in client.sent
-        if move.fate == "acknowledged" and move.after_the_kill is after_the_kill
-    ]
-
-
-async def play(
-    client: Client, socket: Any, go_on: Callable[[], bool], moving: Callable[[], bool]
-) -> None:
-    """Reads the socket while ``go_on()``, and makes the moves its screen asks for while
-    ``moving()``."""
-    while go_on():
-        wait = 0.05 if client.move_at is None else client.move_at - time.monotonic()
-        try:
-            message = await asyncio.wait_for(socket.recv(), timeout=min(0.05, max(0.0, wait)))
-        except TimeoutError:
-            message = None
-        if isinstance(message, str):
-            if client.after_the_kill and not client.first_push_at:
-                client.first_push_at = time.time()
-            client.take(message)
-        if moving() and (move := client.next_move(client.after_the_kill)):
-            await socket.send(json.dumps(move))
-
-
-def within(seconds: float, doing: str) -> Callable[[], None]:
-    deadline = time.monotonic() + seconds
-
-    def check() -> None:
-        assert time.monotonic() < deadline, f"gave up after {seconds:g} s {doing}"
-
-    return check
+    def take(self, message: str) -> None:
+        if self.after_the_kill and not self.first_push_at:
+            self.first_push_at = time.time()
+        super().take(message)
 
 
 async def until_killed(clients: list[Client], web1: int) -> float:
@@ -229,14 +125,7 @@ async def until_killed(clients: list[Client], web1: int) -> float:
     at its turn, they play one card together; once every screen shows its card made and a bot
     to move, the daphne is killed (again, if a person's card left the turn with them: they
     took the trick). Returns the Unix time of the kill."""
-    import websockets
-
-    async def one(client: Client) -> None:
-        async with load.connect(client.player) as socket:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                await play(client, socket, lambda: True, lambda: True)
-
-    tasks = [asyncio.create_task(one(client)) for client in clients]
+    tasks = [asyncio.create_task(drills.play_until_closed(client)) for client in clients]
     in_time = within(PATIENCE, "playing before the kill")
 
     async def until(condition: Callable[[], bool]) -> None:
@@ -266,9 +155,7 @@ async def until_killed(clients: list[Client], web1: int) -> float:
     os.kill(web1, signal.SIGKILL)
     await asyncio.wait_for(asyncio.gather(*tasks), PATIENCE)
     for client in clients:
-        if client.pending is not None:  # none is expected: the kill comes after the acks
-            client.pending.fate = "unknown"
-            client.acted_on = -1
+        client.lost_with_the_daphne()  # none is expected in flight: the kill comes after the acks
     return killed_at
 
 
@@ -288,12 +175,7 @@ async def on_the_second(clients: list[Client], web2: int) -> list[dict[str, int]
     async with contextlib.AsyncExitStack() as stack:
         sockets: dict[int, Any] = {}
         for client in clients:
-            client.player = dataclasses.replace(client.player, port=web2)
-            client.after_the_kill = True
-            shown = (client.game_id, client.screen.version)
-            sockets[id(client)] = await stack.enter_async_context(
-                load.connect(client.player, shown)
-            )
+            sockets[id(client)] = await drills.reconnect(client, web2, stack)
             client.reconnected_at = time.time()
 
         in_time = within(PATIENCE, "waiting for the bots after the kill")
@@ -311,7 +193,7 @@ async def on_the_second(clients: list[Client], web2: int) -> list[dict[str, int]
         at_the_turn = [
             {
                 "shown": client.screen.version,
-                "database": await asyncio.to_thread(game_version, client.game_id),
+                "database": await asyncio.to_thread(drills.game_version, client.game_id),
             }
             for client in clients
         ]
@@ -319,7 +201,7 @@ async def on_the_second(clients: list[Client], web2: int) -> list[dict[str, int]
         in_time = within(PATIENCE, "playing after the kill")
 
         def moving(client: Client) -> Callable[[], bool]:
-            return lambda: len(acknowledged(client, True)) < AFTER
+            return lambda: len(acknowledged([client], True)) < AFTER
 
         def go_on(client: Client) -> Callable[[], bool]:
             def still() -> bool:
@@ -338,29 +220,18 @@ async def on_the_second(clients: list[Client], web2: int) -> list[dict[str, int]
 def drill(var_dir: Path, log: Path) -> dict[str, Any]:
     """Starts the site, plays, kills the first daphne in the bots' turn, plays on the second;
     what it found."""
-    args = argparse.Namespace(
-        database="sqlite",
-        layout="one",
-        webs=2,
-        log=log,
-        proxy=None,
-        bots=True,
-        target=100,
-        bot_level="normal",
-        spread="table",
-    )
+    args = drills.site_args(log, bots=True)
     os.environ.update(TIMING)  # the site's processes take theirs from this one's
-    site = load.start_site(args, var_dir)
-    try:
+    with drills.running_site(args, var_dir) as site:
         web1, web2 = site.layout.ports
         clients = [
-            Client(player, current_game(player.table_id), random.Random(player.table_id))
+            Client(player, drills.current_game(player.table_id), random.Random(player.table_id))
             for (player,) in load.set_tables(0, TABLES, args, [web1])  # the person; the bots
         ]
         started = time.monotonic()
         killed_at = asyncio.run(until_killed(clients, site.layout.processes["web1"].pid))
         killed_after = time.monotonic() - started
-        at_the_kill = [game_version(client.game_id) for client in clients]
+        at_the_kill = [drills.game_version(client.game_id) for client in clients]
         at_the_turn = asyncio.run(on_the_second(clients, web2))
         found = [
             findings(client, version, turn, killed_at)
@@ -368,8 +239,6 @@ def drill(var_dir: Path, log: Path) -> dict[str, Any]:
         ]
         site.layout.stop()  # before the games are read for the last time
         replays = load.check_replays()
-    finally:
-        load.stop_site(site)
     from django.conf import settings
 
     return {
@@ -383,20 +252,6 @@ def drill(var_dir: Path, log: Path) -> dict[str, Any]:
     }
 
 
-def current_game(table_id: int) -> int:
-    from games.models import Game
-
-    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
-    assert game is not None
-    return game.pk
-
-
-def game_version(game_id: int) -> int:
-    from games.models import Game
-
-    return Game.objects.get(pk=game_id).version
-
-
 def findings(
     client: Client, version: int, at_the_turn: dict[str, int], killed_at: float
 ) -> dict[str, Any]:
@@ -405,20 +260,14 @@ def findings(
     the screen showed against the database."""
     from django.conf import settings
 
-    from games.engine import Phase
-    from games.models import Game, MoveRecord
+    from games.models import Game
 
     game = Game.objects.get(pk=client.game_id)
     seat = client.player.seat
 
     def logged(move: Sent) -> bool:
-        rows = MoveRecord.objects.filter(game=game, seat=seat, kind=move.kind)
-        rows = rows.filter(number__gt=move.version)
-        if not move.after_the_kill:
-            rows = rows.filter(number__lte=version)  # in the log when the daphne was killed
-        if move.kind != "pass":  # the next move: nobody else could play then
-            rows = rows.filter(number=move.version + 1)
-        return any(sorted(row.cards.split()) == sorted(move.cards) for row in rows)
+        # Before the kill, in the log when the daphne was killed.
+        return drills.logged(game, seat, move, until=None if move.after_the_kill else version)
 
     missing = [
         dataclasses.asdict(move)
@@ -441,9 +290,7 @@ def findings(
     beyond = None if first is None else first.at - began.at - began.pause
     answers = [answer for answer in load.bot_answers(timeline, 0, float("inf")) if answer != beyond]
     match = game.live_match()
-    hand_differs = match.hand.phase is Phase.PLAYING and sorted(
-        card for card, _ in client.screen.hand
-    ) != sorted(str(card) for card in match.hand.holding(seat))
+    hand_differs = drills.hand_unlike_the_database(client, match)
     return {
         "game": game.pk,
         "version_at_the_kill": version,
@@ -454,8 +301,8 @@ def findings(
             and last_sent.version + 1 == version
             and not began.bot
         ),
-        "acknowledged_before": len(acknowledged(client, False)),
-        "acknowledged_after": len(acknowledged(client, True)),
+        "acknowledged_before": len(acknowledged([client], False)),
+        "acknowledged_after": len(acknowledged([client], True)),
         "refused": sum(move.fate == "refused" for move in client.sent),
         "acknowledged_but_not_logged": missing,
         "numbers_not_consecutive": gaps,
@@ -491,11 +338,7 @@ def log_errors(log: Path) -> list[str]:
 
 
 def main() -> int:
-    findings_file = Path(sys.argv[1])
-    log = findings_file.parent / "site.log"
-    with tempfile.TemporaryDirectory(prefix="hearts-kill-bots-") as var_dir:
-        found = drill(Path(var_dir), log)
-    findings_file.write_text(json.dumps(found, indent=1))
+    found = drills.write_findings(drill, prefix="hearts-kill-bots-")
     for table in found["tables"]:
         gap = table["kill_to_first_bot_move_s"]
         if gap is None:
