@@ -4,16 +4,15 @@ nginx, each table's on one daphne, and every move reaching every screen."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from scripts.nginx_conf import full_config, main, nginx_binary, server_block
+from tests.helpers.load_runs import load_run
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = nginx_binary()
@@ -66,36 +65,7 @@ def test_nginx_accepts_the_whole_configuration(tmp_path):
 @pytest.mark.slow
 @needs_nginx
 def test_every_move_reaches_every_screen_through_nginx_in_front_of_three_daphnes(tmp_path):
-    figures_file = tmp_path / "figures.json"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    subprocess.run(
-        [
-            sys.executable,
-            "bench/load.py",
-            "--proxy",
-            "nginx",
-            "--webs",
-            "3",
-            "--database",
-            "sqlite",
-            "--tables",
-            "2",
-            "--seconds",
-            "6",
-            "--think",
-            "0,0.02",
-            "--json",
-            str(figures_file),
-            "--log",
-            str(tmp_path / "site.log"),
-        ],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=240,
-        stdout=subprocess.DEVNULL,
-    )
-    figures = json.loads(figures_file.read_text())
+    figures = load_run(tmp_path, "--proxy", "nginx", "--webs", "3", "--tables", "2")
     (played,) = figures["rounds"]
     assert played["proxy"] == "nginx" and played["daphnes"] == 3
     ports = {port for ports in played["screens_ports"].values() for port in ports}

@@ -7,46 +7,16 @@ figures it writes."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.load_runs import load_run
 
 
 @pytest.mark.slow
 def test_every_move_reaches_all_four_players_sitting_on_two_daphne_processes(tmp_path):
-    figures_file = tmp_path / "figures.json"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    subprocess.run(
-        [
-            sys.executable,
-            "bench/load.py",
-            "--layout",
-            "two",
-            "--database",
-            "sqlite",
-            "--tables",
-            "1",
-            "--seconds",
-            "6",
-            "--think",
-            "0,0.02",
-            "--json",
-            str(figures_file),
-        ],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=240,
-        stdout=subprocess.DEVNULL,
-    )
-    figures = json.loads(figures_file.read_text())
+    figures = load_run(tmp_path, "--layout", "two", "--tables", "1")
     (played,) = figures["rounds"]
     for ports in played["screens_ports"].values():
         assert sorted(Counter(ports).values()) == [2, 2], "two players on each daphne"
