@@ -39,31 +39,26 @@ def _positions() -> list:
     return views
 
 
+@pytest.mark.asyncio
 @pytest.mark.usefixtures("processes")
-def test_a_decision_made_in_the_bots_process_is_the_bots_own() -> None:
-    async def decide_all() -> list:
-        return [await bot_pool.decide("heuristic", view) for view in _positions()]
-
-    made_there = asyncio.run(decide_all())
+async def test_a_decision_made_in_the_bots_process_is_the_bots_own() -> None:
+    made_there = [await bot_pool.decide("heuristic", view) for view in _positions()]
 
     assert made_there == [decide_as("heuristic", view) for view in _positions()]
     assert made_there[0][0] == "pass" and len(made_there[0][1]) == 3
     assert made_there[1][0] == "play"
 
 
+@pytest.mark.asyncio
 @pytest.mark.usefixtures("processes")
-def test_a_bots_process_that_dies_is_replaced_at_the_next_decision() -> None:
+async def test_a_bots_process_that_dies_is_replaced_at_the_next_decision() -> None:
     view = _positions()[1]
+    await bot_pool.decide("heuristic", view)
+    for pid in list(bot_pool.pool()._processes):  # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGKILL)
+    await asyncio.sleep(0.5)
 
-    async def kill_then_decide() -> tuple:
-        await bot_pool.decide("heuristic", view)
-        pool = bot_pool.pool()
-        for pid in list(pool._processes):  # type: ignore[attr-defined]
-            os.kill(pid, signal.SIGKILL)
-        await asyncio.sleep(0.5)
-        return await bot_pool.decide("heuristic", view)
-
-    assert asyncio.run(kill_then_decide()) == decide_as("heuristic", view)
+    assert await bot_pool.decide("heuristic", view) == decide_as("heuristic", view)
 
 
 def test_a_bots_process_ends_when_the_process_that_started_it_is_killed(tmp_path) -> None:
