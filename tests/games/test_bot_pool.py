@@ -9,7 +9,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,26 +42,37 @@ def _positions() -> list:
     return views
 
 
-@pytest.mark.asyncio
+def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """``coroutine`` run to its end on an event loop of its own, in a thread of its own: as a
+    daphne's loop asks its bot processes, whatever loop this test's thread may have running."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result(timeout=60)
+
+
 @pytest.mark.usefixtures("processes")
-async def test_a_decision_made_in_the_bots_process_is_the_bots_own() -> None:
-    made_there = [await bot_pool.decide("heuristic", view) for view in _positions()]
+def test_a_decision_made_in_the_bots_process_is_the_bots_own() -> None:
+    async def decide_all() -> list[Any]:
+        return [await bot_pool.decide("heuristic", view) for view in _positions()]
+
+    made_there = _run(decide_all())
 
     assert made_there == [decide_as("heuristic", view) for view in _positions()]
     assert made_there[0][0] == "pass" and len(made_there[0][1]) == 3
     assert made_there[1][0] == "play"
 
 
-@pytest.mark.asyncio
 @pytest.mark.usefixtures("processes")
-async def test_a_bots_process_that_dies_is_replaced_at_the_next_decision() -> None:
+def test_a_bots_process_that_dies_is_replaced_at_the_next_decision() -> None:
     view = _positions()[1]
-    await bot_pool.decide("heuristic", view)
-    for pid in list(bot_pool.pool()._processes):  # type: ignore[attr-defined]
-        os.kill(pid, signal.SIGKILL)
-    await asyncio.sleep(0.5)
 
-    assert await bot_pool.decide("heuristic", view) == decide_as("heuristic", view)
+    async def kill_then_decide() -> Any:
+        await bot_pool.decide("heuristic", view)
+        for pid in list(bot_pool.pool()._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        return await bot_pool.decide("heuristic", view)
+
+    assert _run(kill_then_decide()) == decide_as("heuristic", view)
 
 
 def test_a_bots_process_ends_when_the_process_that_started_it_is_killed(tmp_path) -> None:
