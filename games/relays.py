@@ -40,7 +40,7 @@ from django.utils import timezone
 from games.engine import EndReason, HeartsError, Move, MoveKind, Phase, parse_cards, seat_view
 from moderation import gates
 
-from . import bot_pool, broadcasts, effects, live, selectors, services
+from . import bot_pool, broadcasts, effects, fast_writes, live, selectors, services
 from .effects import table_group
 from .fragments import Keys
 from .live import TableState, in_pool
@@ -318,16 +318,19 @@ class Relay:
         """A person's move (``mover``: their screen) or a bot's, made in a pool thread by
         ``make``; then every screen's push."""
         screens = list(self.screens)
-        try:
-            state, pushes, error, news = await in_pool(make)(move, screens)
-        except Exception:  # the socket must outlive a fault; the log has the details
-            log.exception("move on table %s failed", self.table_id)
-            self.state = None
-            if mover is not None:
-                await _quietly(
-                    mover.send(flash("Something went wrong with that move: please try again"))
-                )
-            return
+        made = await self._made_here(move) if fast_writes.available() else None
+        if made is None:
+            try:
+                made = await in_pool(make)(move, screens)
+            except Exception:  # the socket must outlive a fault; the log has the details
+                log.exception("move on table %s failed", self.table_id)
+                self.state = None
+                if mover is not None:
+                    await _quietly(
+                        mover.send(flash("Something went wrong with that move: please try again"))
+                    )
+                return
+        state, pushes, error, news = made
         self.state = state
         if state is not None and state.shown is not None:
             self.heard = max(self.heard or state.shown, state.shown)
@@ -336,6 +339,75 @@ class Relay:
         if news is not None and state is not None:
             pushes = self._after(state, news)
         await self._send(pushes, state)
+
+    async def _made_here(self, move: _Move | _BotMove) -> Made | None:
+        """A plain move judged against the table in memory and written from the event loop
+        (games/fast_writes.py), or None: the pool's way then makes it (a table to load first,
+        a person's sanctions to look at, a resignation, a refusal to word, a move written with
+        more than its one statement, a write that failed or found another writer first, which
+        leaves the state stale, so that it is loaded and the move judged again)."""
+        state = self.state
+        if state is None or state.running is None or state.stale:
+            return None
+        if self.heard and state.shown != self.heard:
+            return None
+        if isinstance(move, _Move):
+            user = move.screen.user
+            if move.action == MoveKind.RESIGN or user is None or not user.is_authenticated:
+                return None
+            if time.monotonic() - move.screen.checked > SANCTIONS_KEPT_SECONDS:
+                return None
+            seat = state.seat_of(user)
+            if seat is None:
+                return None
+            kind, cards, choice, version = move.action, move.cards, move.choice, move.version
+        else:
+            if state.running.game.pk != move.shown[0]:
+                return None
+            seat, kind, cards, choice = move.seat, move.kind, move.cards, move.choice
+            version = move.shown[1]
+        try:
+            judged = services.judge(state.running, seat, kind, version, cards, choice)
+        except services.ServiceError:
+            return None
+        if not judged.alone:
+            return None
+        try:
+            written = await fast_writes.write(judged)
+        except Exception as error:
+            log.warning("table %s: a move's write from the loop failed: %r", self.table_id, error)
+            return None
+        if not written:
+            return None
+        outcome = services.settle(judged, publish=False)
+        return state, [], "", self._news(state, seat, kind, cards, choice, outcome)
+
+    def _news(
+        self,
+        state: TableState,
+        seat: int,
+        kind: str,
+        cards: list[str],
+        choice: str,
+        outcome: services.Outcome,
+    ) -> dict[str, Any]:
+        """A move's news, in a game that goes on; the state moves on to it."""
+        assert state.game is not None
+        news = effects.table_news(state.game.pk, outcome.version, outcome.events)
+        news["origin"] = self.channel
+        if kind in PUBLIC_MOVES:  # another process holding the table follows it
+            deadline = state.game.deadline
+            news["move"] = {
+                "kind": kind,
+                "seat": seat,
+                "cards": cards,
+                "choice": choice,
+                "deadline": None if deadline is None else deadline.timestamp(),
+            }
+        state.moved()
+        # This relay makes the bots' next move, if theirs it is: after the pause.
+        self.made = (state.shown, effects.trick_pause(outcome.events))
+        return news
 
     def _held(self) -> TableState | None:
         """The state a move is judged against: the one in memory, unless it is behind."""
@@ -428,22 +500,10 @@ class Relay:
             # Stale: another writer was first, and the move is refused now.
             return live.load(self.table_id) if state.stale else state, [], str(error), None
         assert state.game is not None
+        if not state.game.is_over:
+            return state, [], "", self._news(state, seat, kind, cards, choice, outcome)
         news = effects.table_news(state.game.pk, outcome.version, outcome.events)
         news["origin"] = self.channel
-        if not state.game.is_over:
-            if kind in PUBLIC_MOVES:  # another process holding the table follows it
-                deadline = state.game.deadline
-                news["move"] = {
-                    "kind": kind,
-                    "seat": seat,
-                    "cards": cards,
-                    "choice": choice,
-                    "deadline": None if deadline is None else deadline.timestamp(),
-                }
-            state.moved()
-            # This relay makes the bots' next move, if theirs it is: after the pause.
-            self.made = (state.shown, effects.trick_pause(outcome.events))
-            return state, [], "", news
         # The table changes too: its status, the seeds for a rematch.
         broadcasts.send({self.group: news}, here=False)
         loaded = live.load(self.table_id)

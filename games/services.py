@@ -425,6 +425,41 @@ def _act_on(
     timeout: bool,
     publish: bool,
 ) -> Outcome:
+    return commit(judge(state, seat, kind, version, cards, choice, timeout), publish)
+
+
+@dataclass
+class Judged:
+    """A move judged and applied to the game as its process holds it (``state``, stale until
+    the move is written), with what its write needs."""
+
+    state: Running
+    events: list[Any]
+    before: int  # the game's version it was judged on
+    record: MoveRecord
+    snapshot: bool
+    player: GamePlayer
+    count: int  # the player's time-outs in a row after it
+    finished: bool
+
+    @property
+    def alone(self) -> bool:
+        """Whether the move is written by its one statement (no time-out counted or reset,
+        not the game's end with its rating): :func:`statement`."""
+        return not self.finished and self.count == self.player.timeouts_in_a_row
+
+
+def judge(
+    state: Running,
+    seat: int,
+    kind: str,
+    version: int | None,
+    cards: Iterable[str],
+    choice: str,
+    timeout: bool = False,
+) -> Judged:
+    """The move judged against ``state`` and applied to it in memory (nothing is read or
+    written): refused (StaleVersion, ServiceError) before anything changes."""
     game, match = state.game, state.match
     if game.is_over:
         raise GameOver()
@@ -448,7 +483,6 @@ def _act_on(
     snapshot = game.snapshot_due(match)
     if snapshot:
         game.keep_snapshot(match)
-    bots = state.bots
     player = state.player(seat)
     count = player.timeouts_in_a_row
     if kind != MoveKind.RESIGN:
@@ -458,20 +492,44 @@ def _act_on(
         _finish(game, match)
     else:
         _set_deadline(
-            game, match, bots, keep=kind == MoveKind.PASS, pause=effects.trick_pause(events)
+            game, match, state.bots, keep=kind == MoveKind.PASS, pause=effects.trick_pause(events)
         )
+    return Judged(state, events, before, record, snapshot, player, count, finished)
+
+
+def commit(judged: Judged, publish: bool) -> Outcome:
+    """Write a judged move: its one statement alone, or with a time-out counted or the game's
+    end and its rating in one transaction. Conflict if another writer was first."""
+    game = judged.state.game
     # A move alone is its one statement; a time-out counted (or the count reset after one) or
     # the game's end, with its rating, are written with it in one transaction.
-    alone = not finished and count == player.timeouts_in_a_row
-    with nullcontext() if alone else transaction.atomic():
-        if not _write(game, before, record, snapshot=snapshot, finished=finished):
+    with nullcontext() if judged.alone else transaction.atomic():
+        written = _write(
+            game, judged.before, judged.record, snapshot=judged.snapshot, finished=judged.finished
+        )
+        if not written:
             raise Conflict
-        _count_timeouts(game, player, count)
-        if finished:
+        _count_timeouts(game, judged.player, judged.count)
+        if judged.finished:
             _after_finish(game)
+    return settle(judged, publish)
+
+
+def settle(judged: Judged, publish: bool) -> Outcome:
+    """After a judged move's write: the game is as the database has it again, and the
+    effects follow (games/effects.py)."""
+    state = judged.state
     state.stale = False
-    _after_change(game, match, bots, events, publish=publish)
-    return Outcome(game.version, events, match)
+    _after_change(state.game, state.match, state.bots, judged.events, publish=publish)
+    return Outcome(state.game.version, judged.events, state.match)
+
+
+def statement(judged: Judged) -> tuple[bytes, list[Any]]:
+    """The one statement that writes a move ``alone`` on PostgreSQL, and its values: for a
+    process that sends it by a connection of its own (games/fast_writes.py)."""
+    assert judged.alone
+    judged.record.created_at = timezone.now()
+    return _statement(judged.state.game, judged.before, judged.record, judged.snapshot, False)
 
 
 def _write(
@@ -499,6 +557,36 @@ def _write(
             if moved:
                 record.save(force_insert=True)
             return bool(moved)
+    sql, values = _statement(game, before, record, snapshot, finished)
+    # Bound on the server and prepared once a connection (psycopg's server-side cursor), not
+    # quoted into the text on every move as Django's cursors do: the snapshot is kilobytes.
+    connection.ensure_connection()
+    start = time.monotonic()
+    try:
+        with psycopg.Cursor(connection.connection) as cursor:
+            cursor.execute(sql, values, prepare=True)
+            written = cursor.rowcount == 1
+    except (IntegrityError, psycopg.IntegrityError):  # the backstop: another writer logged it
+        return False
+    if connection.queries_logged:  # as Django's cursors log a statement (tests count them)
+        connection.queries_log.append(
+            {"sql": sql.decode(), "time": f"{time.monotonic() - start:.3f}"}
+        )
+    return written
+
+
+def _statement(
+    game: Game, before: int, record: MoveRecord, snapshot: bool, finished: bool
+) -> tuple[bytes, list[Any]]:
+    """The one statement (PostgreSQL's) of :func:`_write`, and its values."""
+    connection = connections[Game.objects.db]
+    fields: dict[str, Any] = {"version": game.version, "deadline": game.deadline}
+    if snapshot:
+        fields["snapshot"] = game.snapshot
+    if finished:
+        fields.update(
+            status=game.status, result=game.result, finished_at=game.finished_at, deadline=None
+        )
     settings_sql, values = [], []
     for name, value in fields.items():
         column = _field(Game, name)
@@ -514,19 +602,7 @@ def _write(
     )
     values += [game.pk, before, Game.Status.PLAYING]
     values += [f.get_db_prep_save(getattr(record, f.attname), connection) for f in log_fields]
-    # Bound on the server and prepared once a connection (psycopg's server-side cursor), not
-    # quoted into the text on every move as Django's cursors do: the snapshot is kilobytes.
-    connection.ensure_connection()
-    start = time.monotonic()
-    try:
-        with psycopg.Cursor(connection.connection) as cursor:
-            cursor.execute(sql.encode(), values, prepare=True)
-            written = cursor.rowcount == 1
-    except (IntegrityError, psycopg.IntegrityError):  # the backstop: another writer logged it
-        return False
-    if connection.queries_logged:  # as Django's cursors log a statement (tests count them)
-        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
-    return written
+    return sql.encode(), values
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:

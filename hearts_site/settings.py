@@ -344,6 +344,9 @@ HEARTS_BOT_GRACE = env_float("HEARTS_BOT_GRACE", 3.0)
 # Processes a daphne process makes its tables' bots' decisions in (games/bot_pool.py); 0: a
 # thread of its own (tests).
 HEARTS_BOT_PROCESSES = env_int("HEARTS_BOT_PROCESSES", 2, minimum=0)
+# Connections a daphne's event loop writes plain moves over (games/fast_writes.py), on
+# PostgreSQL; 0: they are written from its pool's threads.
+HEARTS_LOOP_CONNECTIONS = env_int("HEARTS_LOOP_CONNECTIONS", 4, minimum=0)
 # A completed trick stays on the table this long before a bot leads to the next one, so that
 # everyone sees its four cards and who took it.
 HEARTS_TRICK_PAUSE = env_float("HEARTS_TRICK_PAUSE", 1.0)

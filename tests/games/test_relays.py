@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 
 from games import live, relays, services
@@ -304,3 +305,104 @@ async def test_a_relay_that_learns_late_of_another_loads_the_table_again() -> No
 
     assert spectator.shown == (game.pk, 1)
     assert sent and version_of("".join(sent)) == 1
+
+
+@pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+    reason="moves are written from the event loop on PostgreSQL only",
+)
+async def test_a_plain_move_is_written_from_the_event_loop_and_a_refusal_the_pools_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On PostgreSQL a plain move is judged and written on the event loop (games/fast_writes.py),
+    never in a thread of the pool; a move refused goes the pool's way, which words it."""
+    game, cookies = await sync_to_async(_four_people)()
+    players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
+    made_in_the_pool: list[Any] = []
+    pool_make = relays.Relay._make
+
+    def counted(self: relays.Relay, move: Any, screens: Any) -> Any:
+        made_in_the_pool.append(move.action)
+        return pool_make(self, move, screens)
+
+    monkeypatch.setattr(relays.Relay, "_make", counted)
+    for socket in players:  # each screen's sanctions looked at once, the pool's way
+        socket_seat = players.index(socket)
+        match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
+        cards = " ".join(str(card) for card in match.hand.holding(socket_seat)[:3])
+        version = await sync_to_async(lambda: Game.objects.get(pk=game.pk).version)()
+        await socket.send_json_to(htmx_move("pass", cards, version=version))
+        for each in players:
+            await each.receive_from(timeout=TIMEOUT)
+    made_in_the_pool.clear()
+    try:
+        match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
+        seat, version = match.hand.turn, match.version
+        card = str(match.hand.legal_plays(seat)[0])
+        await players[seat].send_json_to(htmx_move("play", card, version=version))
+        for socket in players:
+            assert version_of(await socket.receive_from(timeout=TIMEOUT)) == version + 1
+        wrong = str(match.hand.holding((seat + 1) % 4)[0])
+        await players[seat].send_json_to(htmx_move("play", wrong, version=version + 1))
+        refusal = await players[seat].receive_from(timeout=TIMEOUT)
+    finally:
+        for socket in players:
+            await socket.disconnect()
+
+    assert made_in_the_pool == ["play"], "the card was written from the loop, the refusal not"
+    assert "flash-error" in refusal
+    logged = await sync_to_async(lambda: Game.objects.get(pk=game.pk).moves.count())()
+    assert logged == version + 1
+
+
+@pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+    reason="moves are written from the event loop on PostgreSQL only",
+)
+async def test_moves_go_on_when_the_loops_connections_to_the_database_are_killed() -> None:
+    """The loop's connections (games/fast_writes.py) killed by the database between two moves:
+    the next move still lands once, on every screen, and the one after it is written from the
+    loop again over a new connection."""
+    from django.db import connection
+
+    from games import fast_writes
+
+    game, cookies = await sync_to_async(_four_people)()
+    players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
+
+    async def next_move() -> int:
+        match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
+        hand, version = match.hand, match.version
+        if hand.phase is Phase.PASSING:
+            seat = next(s for s in range(4) if not hand.has_passed(s))
+            move = htmx_move("pass", " ".join(map(str, hand.holding(seat)[:3])), version=version)
+        else:
+            seat = hand.turn
+            move = htmx_move("play", str(hand.legal_plays(seat)[0]), version=version)
+        await players[seat].send_json_to(move)
+        for socket in players:
+            assert version_of(await socket.receive_from(timeout=TIMEOUT)) == version + 1
+        return version + 1
+
+    def kill_loop_connections() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND query LIKE '%games_moverecord%'"
+            )
+            return int(cursor.fetchone()[0])
+
+    try:
+        for _ in range(6):  # four passes, the 2♣ and a card: the loop's writes
+            await next_move()
+        assert fast_writes._loops, "the plain moves were written from the loop"
+        assert await sync_to_async(kill_loop_connections)() >= 1
+        version = await next_move()
+        version = await next_move()
+    finally:
+        for socket in players:
+            await socket.disconnect()
+
+    logged = await sync_to_async(lambda: list(Game.objects.get(pk=game.pk).moves.all()))()
+    assert [move.number for move in logged] == list(range(1, version + 1))

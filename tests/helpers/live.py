@@ -13,7 +13,7 @@ from django.conf import settings as django_settings
 from django.db import connections
 from pytest_django.fixtures import Settings
 
-from games import bot_pool, live
+from games import bot_pool, fast_writes, live
 from hearts_site import celery_app
 
 
@@ -40,6 +40,7 @@ def close_socket_connections(settings: Settings) -> Iterator[None]:
     bot_pool.shut_down()
     yield
     bot_pool.shut_down()
+    fast_writes.close_all()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
     live.close_pool_connections()
 
