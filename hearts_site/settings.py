@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "template_partials",
+    "ninja",  # the open API's docs page, drawn by the Swagger UI files its package ships
+    "corsheaders",
     "accounts",
     "games",
     "ratings",
@@ -66,10 +68,13 @@ INSTALLED_APPS = [
     "pairing",
     "chat",
     "arenas",
+    "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before the site's refusal of OPTIONS: it answers a browser's preflight for the open API.
+    "corsheaders.middleware.CorsMiddleware",
     "hearts_site.middleware.refuse_other_methods",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -168,6 +173,22 @@ if REDIS_URL:
 else:
     # Management commands run without Redis; the site itself is always started with it.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The open API's limits (api/throttles.py) are counted where every process sees them: Redis,
+# or, without it (management commands, a test of its own), the process's memory.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "api": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "api",
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api"}
+    ),
+}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = False
@@ -384,3 +405,16 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# The open API (api/v1.py): requests a client may make, by address when not signed in and by
+# account when signed in ("N/period": s, m, h or d), and how long a finished game's answer may
+# be kept before it is asked again (its ETag answers that question cheaply).
+HEARTS_API_RATE = env_str("HEARTS_API_RATE", "120/m")
+HEARTS_API_SIGNED_IN_RATE = env_str("HEARTS_API_SIGNED_IN_RATE", "300/m")
+HEARTS_API_GAME_MAX_AGE = env_int("HEARTS_API_GAME_MAX_AGE", 300, minimum=0)
+# Anyone's page may read the open API from a browser; the site's own pages stay same-origin.
+CORS_URLS_REGEX = r"^/api/v1/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_CREDENTIALS = False
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After")

@@ -12,4 +12,5 @@ urlpatterns = [
     path("arenas/", include("arenas.urls")),
     path("staff/collusion/", include("collusion.urls")),
     path("learn/", include("learn.urls")),
+    path("api/", include("api.urls")),
 ]

@@ -1,0 +1,397 @@
+"""What the open API reads (api/v1.py): players, their games, one game, the games running, the
+leaderboard and the arenas, as plain data in the formats docs/records.md describes.
+
+What it never holds: a running game's seed, its deals, passes or moves (only its players and
+the scores of the hands played out, as a spectator's screen shows them), a private table's
+games, staff notes, reports, chat or anyone's e-mail. A closed account is named as closed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from datetime import date, datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
+
+from accounts.models import shown_name
+from arenas import selectors as arena_selectors
+from arenas.models import Arena
+from games import selectors as game_selectors
+from games.engine import EARLY_ENDS, PRESETS, Match, Rules
+from games.history_selectors import finished_games
+from games.models import Game, GamePlayer, MoveRecord
+from games.records import FORMAT, match_record
+from ratings.maths import display_rating, is_provisional
+from ratings.models import Rating, RatingChange
+from ratings.selectors import leaderboard
+from ratings.stats import player_stats
+
+RECENT_FORM = 10  # a player's latest finished games, in their summary
+
+
+def person(name: str) -> User | None:
+    """The account called ``name`` (any case), closed ones too: the API says they are closed."""
+    return User.objects.filter(username__iexact=name).first()
+
+
+# A player ----------------------------------------------------------------------------------
+
+
+def player(user: User) -> dict[str, Any]:
+    """A player's profile: name, when they joined, their rating, their games counted per rule
+    set and table size, their record and recent form. Public games only."""
+    closed = not user.is_active
+    rating = Rating.objects.filter(user=user).first()
+    stats = player_stats(user, RECENT_FORM)
+    counted: Counter[tuple[str, int, bool]] = Counter()
+    seats = GamePlayer.objects.filter(
+        user=user, is_bot=False, game__status=Game.Status.FINISHED, game__table__private=False
+    ).values_list("game__table__preset", "game__rules", "game__rated")
+    for preset, rules, rated in seats.iterator(chunk_size=2000):
+        counted[(preset, int((rules or {}).get("players", 4)), bool(rated))] += 1
+    sizes: dict[tuple[str, int], dict[str, Any]] = {}
+    for (preset, players, rated), count in sorted(counted.items()):
+        row = sizes.setdefault(
+            (preset, players),
+            {"rule_set": preset, "players": players, "games": 0, "rated_games": 0},
+        )
+        row["games"] += count
+        if rated:
+            row["rated_games"] += count
+    return {
+        "name": user.username,
+        "shown_as": shown_name(user),
+        "closed": closed,
+        "joined": user.date_joined.date().isoformat(),
+        "profile": reverse("profile", args=[user.username]),
+        "rating": _rating(rating),
+        "games": sorted(sizes.values(), key=lambda row: (-row["games"], row["rule_set"])),
+        "record": {
+            "games": stats.games,
+            "wins": stats.wins,
+            "hands": stats.hands,
+            "points": stats.points,
+            "moons": stats.moons,
+        },
+        "recent": [
+            {
+                "game": recent.game.pk,
+                "finished_at": _time(recent.finished_at),
+                "rule_set": recent.game.table.preset,
+                "players": recent.players,
+                "place": recent.place,
+                "total": recent.total,
+                "rated": recent.game.rated,
+                "rating_change": recent.rating_change,
+                "reason": recent.reason,
+            }
+            for recent in stats.recent
+        ],
+    }
+
+
+def _rating(rating: Rating | None) -> dict[str, Any] | None:
+    """The one rating a person has, over every rule set and size of rated game."""
+    if rating is None or rating.games == 0:
+        return None
+    return {
+        "rating": rating.display,
+        "mu": round(rating.mu, 4),
+        "sigma": round(rating.sigma, 4),
+        "games": rating.games,
+        "provisional": rating.is_provisional,
+    }
+
+
+# Lists of games ----------------------------------------------------------------------------
+
+
+def games_of(
+    user: User,
+    *,
+    rule_set: str | None = None,
+    players: int | None = None,
+    rated: bool | None = None,
+    result: str | None = None,
+    since: date | None = None,
+    until: date | None = None,
+) -> QuerySet[Game]:
+    """A player's finished games at public tables, newest first, with the history list's
+    filters (games/history_selectors.py) and the table size."""
+    filters: dict[str, Any] = {"player": user.username, "preset": rule_set, "result": result}
+    filters["since"], filters["until"] = since, until
+    if rated is not None:
+        filters["rated"] = "yes" if rated else "no"
+    games = finished_games(filters).filter(
+        players__user=user, players__is_bot=False
+    )  # the exact account, not another of the same name in other case
+    if players is not None:
+        games = games.filter(rules__players=players)
+    return games.distinct()
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """What a list shows of a game: who sat where, the rules' name, how it ended. Reads the
+    players as prefetched (``players__user``)."""
+    result = game.result or {}
+    return {
+        "id": game.pk,
+        "url": reverse("game_detail", args=[game.pk]),
+        "table": game.table_id,
+        "number": game.number,
+        "rule_set": game.table.preset,
+        "players": int(game.rules.get("players", 4)),
+        "rated": game.rated,
+        "void": game.void,
+        "status": game.status,
+        "started_at": _time(game.started_at),
+        "finished_at": _time(game.finished_at),
+        "seats": [_seat(p) for p in sorted(game.players.all(), key=lambda p: p.seat)],
+        "result": _result(game, result) if game.is_over else None,
+    }
+
+
+def _seat(player: GamePlayer) -> dict[str, Any]:
+    user = player.user
+    return {
+        "seat": player.seat,
+        "name": None if player.is_bot or user is None else user.username,
+        "shown_as": player.name,
+        "bot": player.is_bot,
+        "closed": bool(user is not None and not user.is_active),
+    }
+
+
+def _result(game: Game, result: dict[str, Any]) -> dict[str, Any]:
+    reason = str(result.get("reason", game.status))
+    return {
+        "reason": reason,
+        "ended_early": reason in EARLY_ENDS,
+        "places": result.get("places") or [],
+        "totals": result.get("totals") or [],
+        "forfeited": result.get("forfeited"),
+    }
+
+
+# One game ----------------------------------------------------------------------------------
+
+
+def viewable(game_id: int) -> Game | None:
+    """The game, if it is at a public table: the API answers anyone, so a private table's
+    games are not found in it (their players see them on the site)."""
+    return (
+        game_selectors.public_games()
+        .select_related("table")
+        .prefetch_related("players__user")
+        .filter(pk=game_id)
+        .first()
+    )
+
+
+def game(game: Game, moves: list[MoveRecord] | None = None) -> dict[str, Any]:
+    """A game in full once it is over (every hand's deal, passes and moves, the deal check);
+    while it runs, what a spectator sees of it: the players and the scores of the hands
+    played out, never a card still hidden nor the seed."""
+    out = summary(game)
+    rules = Rules.from_json(game.rules)
+    out["rules"] = rules.to_json()
+    if not game.is_over:
+        match = game.live_match()
+        out["running"] = {
+            "version": game.version,
+            "hand": match.hand.number,
+            "scores": [list(hand.points) for hand in match.hands if hand.points is not None],
+            "totals": list(match.totals),
+        }
+        out["check"] = {
+            "fingerprint": game.fingerprint,
+            "seed": None,  # published when the game ends
+            "added_seeds": list(game.added_seeds),
+            "page": reverse("game_verify", args=[game.pk]),
+        }
+        return out
+    if moves is None:
+        moves = list(game.moves.order_by("number"))
+    match = Match.replay(
+        rules, bytes(game.seed), [row.to_engine() for row in moves], game.added_seeds
+    )
+    record = match_record(match)
+    out["format"] = FORMAT
+    out["hands"] = record["hands"]
+    out["moves"] = [
+        {
+            "number": row.number,
+            "seat": row.seat,
+            "kind": row.kind,
+            "cards": row.cards.split() if row.cards else [],
+            "choice": row.choice,
+            "timeout": row.timeout,
+            "at": _time(row.created_at),
+        }
+        for row in moves
+    ]
+    out["totals"] = record["totals"]
+    out["rating_changes"] = [
+        {
+            "seat": change.seat,
+            "name": change.user.username,
+            "place": change.place,
+            "before": change.display_before,
+            "after": change.display_after,
+            "change": change.display_change,
+            "provisional": change.is_provisional,
+        }
+        for change in _changes(game)
+    ]
+    out["check"] = {
+        "fingerprint": record["fingerprint"],
+        "seed": record["seed"],
+        "added_seeds": record["added_seeds"],
+        "page": reverse("game_verify", args=[game.pk]),
+        "checker": reverse("checker_script"),
+    }
+    return out
+
+
+def _changes(game: Game) -> list[RatingChange]:
+    if not game.rated or game.void:
+        return []
+    prefetched = getattr(game, "api_changes", None)
+    if prefetched is not None:
+        return sorted(prefetched, key=lambda change: change.seat)
+    return list(game.rating_changes.select_related("user").order_by("seat"))
+
+
+def etag(game: Game) -> str:
+    """What changes a finished game's answer: nothing but its being voided (and so its rating
+    changes undone) or a name changing; the game itself never does."""
+    void = game.voided_at.timestamp() if game.voided_at else 0
+    return f'"g{game.pk}-v{game.version}-{int(game.void)}-{void:.0f}"'
+
+
+def exported(games: QuerySet[Game], chunk: int = 100) -> Iterator[dict[str, Any]]:
+    """Every game of ``games`` in full (:func:`game`), read ``chunk`` games at a time: the
+    memory held is that of one chunk, however many games there are."""
+    ids = games.values_list("pk", flat=True)
+    batch: list[int] = []
+    for pk in ids.iterator(chunk_size=chunk * 10):
+        batch.append(pk)
+        if len(batch) == chunk:
+            yield from _full_games(batch)
+            batch = []
+    if batch:
+        yield from _full_games(batch)
+
+
+def _full_games(ids: list[int]) -> Iterator[dict[str, Any]]:
+    rows = (
+        Game.objects.filter(pk__in=ids)
+        .select_related("table")
+        .prefetch_related(
+            "players__user",
+            Prefetch("moves", queryset=MoveRecord.objects.order_by("number"), to_attr="api_moves"),
+            Prefetch(
+                "rating_changes",
+                queryset=RatingChange.objects.select_related("user"),
+                to_attr="api_changes",
+            ),
+        )
+    )
+    found = {row.pk: row for row in rows}
+    for pk in ids:
+        row = found.get(pk)
+        if row is not None:
+            yield game(row, row.api_moves)  # type: ignore[attr-defined]
+
+
+# Running games, the leaderboard, the arenas ------------------------------------------------
+
+
+def running() -> QuerySet[Game]:
+    """Games being played at public tables, the latest started first."""
+    return (
+        game_selectors.public_games()
+        .filter(status=Game.Status.PLAYING)
+        .select_related("table")
+        .prefetch_related("players__user")
+        .order_by("-started_at", "-pk")
+    )
+
+
+def running_game(game: Game) -> dict[str, Any]:
+    out = summary(game)
+    match = game.live_match()
+    out["running"] = {
+        "version": game.version,
+        "hand": match.hand.number,
+        "totals": list(match.totals),
+    }
+    return out
+
+
+def ranked(offset: int, limit: int) -> Iterable[dict[str, Any]]:
+    board = leaderboard()[offset : offset + limit]
+    for rank, rating in enumerate(board, start=offset + 1):
+        yield {
+            "rank": rank,
+            "name": rating.user.username,
+            "rating": display_rating(rating.mu, rating.sigma),
+            "games": rating.games,
+            "provisional": is_provisional(rating.games),
+        }
+
+
+def leaderboard_size() -> int:
+    return leaderboard().count()
+
+
+def arenas() -> dict[str, list[dict[str, Any]]]:
+    """The arenas page's lists: upcoming, running and the latest finished."""
+    return {
+        state: [_arena(item["arena"]) for item in items]
+        for state, items in arena_selectors.listed().items()
+    }
+
+
+def arena(arena: Arena) -> dict[str, Any]:
+    out = _arena(arena)
+    out["standings"] = [
+        {
+            "place": row.place,
+            "name": row.name,
+            "rating": row.rating,
+            "points": row.points,
+            "games": row.games,
+            "wins": row.wins,
+            "streak": row.streak,
+            "paused": row.paused,
+            "playing": row.playing,
+        }
+        for row in arena_selectors.standings(arena)
+    ]
+    return out
+
+
+def _arena(arena: Arena) -> dict[str, Any]:
+    return {
+        "id": arena.pk,
+        "name": arena.name,
+        "url": arena.get_absolute_url(),
+        "rule_set": arena.preset,
+        "players": arena.players,
+        "starts_at": _time(arena.starts_at),
+        "minutes": arena.minutes,
+        "state": "finished" if arena.ended else arena.state(),
+    }
+
+
+def rule_sets() -> list[str]:
+    return list(PRESETS)
+
+
+def _time(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None

@@ -1,0 +1,205 @@
+"""The open API, version 1: read-only JSON at /api/v1/, described by the OpenAPI schema at
+/api/v1/openapi.json and the docs page at /api/docs (Django Ninja). docs/records.md gives the
+formats; api/selectors.py does the reading.
+
+Every answer is public: a private table's games, staff notes, reports, chat and e-mail are
+never in it, and a running game never shows its seed or a hidden card. Each client gets
+``HEARTS_API_RATE`` requests (``HEARTS_API_SIGNED_IN_RATE`` when signed in, counted by
+account), and then 429 with Retry-After; bad parameters get 422 saying which, or 400.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.cache import patch_cache_control
+from ninja import NinjaAPI, Query
+from ninja.errors import HttpError
+
+from arenas.models import Arena
+
+from . import selectors
+from .schemas import (
+    ArenaDetail,
+    ArenaLists,
+    GameFilters,
+    GameOut,
+    GamePage,
+    LeaderboardOut,
+    Message,
+    Paging,
+    PlayerOut,
+    RunningPage,
+)
+from .throttles import throttles
+
+api = NinjaAPI(
+    title="Hearts",
+    version="1",
+    description=(
+        "Read-only: players, their games (also as a stream of one JSON object a line), any"
+        " finished game in full with its deal check, the games running, the leaderboard and"
+        " the arenas. Limits: see the README's API section; over them the answer is 429 with"
+        " Retry-After."
+    ),
+    urls_namespace="api-v1",
+    docs_url=None,  # the docs page is /api/docs (api/urls.py)
+    openapi_url="/openapi.json",
+    throttle=throttles(),
+)
+
+NOT_FOUND = {404: Message}
+
+
+def _person(name: str) -> Any:
+    user = selectors.person(name)
+    if user is None:
+        raise HttpError(404, f"No player called {name!r}")
+    return user
+
+
+def _page(request: HttpRequest, count: int, paging: Paging) -> tuple[int, int, str | None]:
+    """The first row of the page asked for, the number of pages and the next page's address."""
+    pages = max(1, math.ceil(count / paging.per_page))
+    offset = (paging.page - 1) * paging.per_page
+    following = None
+    if paging.page < pages:
+        query = request.GET.copy()
+        query["page"] = str(paging.page + 1)
+        following = request.path + "?" + query.urlencode()
+    return offset, pages, following
+
+
+def _check_dates(filters: GameFilters) -> None:
+    if filters.since and filters.until and filters.since > filters.until:
+        raise HttpError(400, "since is later than until: no game could be in that range")
+
+
+@api.get("/players/{name}", response={200: PlayerOut, **NOT_FOUND}, tags=["players"])
+def player(request: HttpRequest, name: str) -> Any:
+    """A player: name, when they joined, their rating, their games counted by rule set and
+    table size, their record and their latest games. A closed account says it is closed."""
+    return selectors.player(_person(name))
+
+
+@api.get("/players/{name}/games", response={200: GamePage, **NOT_FOUND}, tags=["players"])
+def player_games(
+    request: HttpRequest, name: str, filters: Query[GameFilters], paging: Query[Paging]
+) -> Any:
+    """A player's finished games at public tables, newest first, a page at a time."""
+    user = _person(name)
+    _check_dates(filters)
+    games = selectors.games_of(user, **filters.dict())
+    count = games.count()
+    offset, pages, following = _page(request, count, paging)
+    rows = games[offset : offset + paging.per_page]
+    return {
+        "count": count,
+        "page": paging.page,
+        "pages": pages,
+        "next": following,
+        "games": [selectors.summary(game) for game in rows],
+    }
+
+
+@api.get(
+    "/players/{name}/games.ndjson",
+    response=NOT_FOUND,  # the 200, a stream, is described below
+    tags=["players"],
+    openapi_extra={
+        "responses": {
+            "200": {
+                "description": "one finished game a line, in full (as /games/{id} gives it)",
+                "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            }
+        }
+    },
+)
+def player_games_export(request: HttpRequest, name: str, filters: Query[GameFilters]) -> Any:
+    """Every finished game of a player at public tables, newest first, streamed as one JSON
+    object a line, each as /games/{id} gives it, with the list's filters."""
+    user = _person(name)
+    _check_dates(filters)
+    games = selectors.games_of(user, **filters.dict())
+    lines = (
+        json.dumps(game, ensure_ascii=False, separators=(",", ":")) + "\n"
+        for game in selectors.exported(games)
+    )
+    response = StreamingHttpResponse(lines, content_type="application/x-ndjson; charset=utf-8")
+    query = urlencode({k: v for k, v in request.GET.items()})
+    suffix = f"-{abs(hash(query)) % 10_000}" if query else ""
+    filename = f"hearts-games-{user.username}{suffix}.ndjson"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@api.get("/games/running", response=RunningPage, tags=["games"])
+def running_games(request: HttpRequest, paging: Query[Paging]) -> Any:
+    """Games being played at public tables: players and the scores so far, never a card."""
+    games = selectors.running()
+    count = games.count()
+    offset, pages, following = _page(request, count, paging)
+    return {
+        "count": count,
+        "page": paging.page,
+        "pages": pages,
+        "next": following,
+        "games": [selectors.running_game(g) for g in games[offset : offset + paging.per_page]],
+    }
+
+
+@api.get("/games/{int:game_id}", response={200: GameOut, 304: None, **NOT_FOUND}, tags=["games"])
+def game(request: HttpRequest, game_id: int, response: HttpResponse) -> Any:
+    """A game. Once it is over: every hand's deal and passes, every move with its seat and
+    time, the scores, the result, the rating changes and the deal check (the seed and its
+    fingerprint), with an ETag, since a finished game never changes. While it runs: the
+    players, the scores of the hands played out and the fingerprint, nothing hidden."""
+    found = selectors.viewable(game_id)
+    if found is None:
+        raise HttpError(404, f"No public game {game_id}")
+    if not found.is_over:
+        patch_cache_control(response, no_cache=True)
+        return selectors.game(found)
+    tag = selectors.etag(found)
+    if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        unchanged = HttpResponse(status=304)
+        unchanged["ETag"] = tag
+        return unchanged
+    response["ETag"] = tag
+    patch_cache_control(response, public=True, max_age=settings.HEARTS_API_GAME_MAX_AGE)
+    return selectors.game(found)
+
+
+@api.get("/leaderboard", response=LeaderboardOut, tags=["ratings"])
+def leaderboard(request: HttpRequest, paging: Query[Paging]) -> Any:
+    """Everyone with a rated game, highest rating first. A person has one rating over every
+    rule set and table size (rated games are among four people, the rules say how)."""
+    count = selectors.leaderboard_size()
+    offset, pages, following = _page(request, count, paging)
+    return {
+        "count": count,
+        "page": paging.page,
+        "pages": pages,
+        "next": following,
+        "players": list(selectors.ranked(offset, paging.per_page)),
+    }
+
+
+@api.get("/arenas", response=ArenaLists, tags=["arenas"])
+def arenas(request: HttpRequest) -> Any:
+    """The arenas: upcoming, running and the latest finished."""
+    return selectors.arenas()
+
+
+@api.get("/arenas/{int:arena_id}", response={200: ArenaDetail, **NOT_FOUND}, tags=["arenas"])
+def arena(request: HttpRequest, arena_id: int) -> Any:
+    """An arena and its standings."""
+    found = Arena.objects.filter(pk=arena_id).first()
+    if found is None:
+        raise HttpError(404, f"No arena {arena_id}")
+    return selectors.arena(found)
