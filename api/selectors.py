@@ -8,6 +8,7 @@ games, staff notes, reports, chat or anyone's e-mail. A closed account is named 
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime
@@ -268,9 +269,11 @@ def _changes(game: Game) -> list[RatingChange]:
 
 def etag(game: Game) -> str:
     """What changes a finished game's answer: nothing but its being voided (and so its rating
-    changes undone) or a name changing; the game itself never does."""
+    changes undone) or a player's name or account closing; the game itself never does."""
     void = game.voided_at.timestamp() if game.voided_at else 0
-    return f'"g{game.pk}-v{game.version}-{int(game.void)}-{void:.0f}"'
+    seats = "|".join(f"{p.seat}:{p.name}" for p in sorted(game.players.all(), key=lambda p: p.seat))
+    names = hashlib.sha256(seats.encode()).hexdigest()[:12]
+    return f'"g{game.pk}-v{game.version}-{int(game.void)}-{void:.0f}-{names}"'
 
 
 def exported(games: QuerySet[Game], chunk: int = 100) -> Iterator[dict[str, Any]]:

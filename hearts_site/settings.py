@@ -415,6 +415,6 @@ HEARTS_API_GAME_MAX_AGE = env_int("HEARTS_API_GAME_MAX_AGE", 300, minimum=0)
 # Anyone's page may read the open API from a browser; the site's own pages stay same-origin.
 CORS_URLS_REGEX = r"^/api/v1/.*$"
 CORS_ALLOW_ALL_ORIGINS = True
-CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_METHODS = ("GET", "OPTIONS")
 CORS_ALLOW_CREDENTIALS = False
 CORS_EXPOSE_HEADERS = ("ETag", "Retry-After")
