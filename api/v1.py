@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import json
 import math
+import zlib
+from collections.abc import AsyncIterator, Iterator
+from itertools import islice
 from typing import Any
 from urllib.parse import urlencode
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.cache import patch_cache_control
 from ninja import NinjaAPI, Query
@@ -130,12 +135,29 @@ def player_games_export(request: HttpRequest, name: str, filters: Query[GameFilt
         json.dumps(game, ensure_ascii=False, separators=(",", ":")) + "\n"
         for game in selectors.exported(games)
     )
-    response = StreamingHttpResponse(lines, content_type="application/x-ndjson; charset=utf-8")
-    query = urlencode({k: v for k, v in request.GET.items()})
-    suffix = f"-{abs(hash(query)) % 10_000}" if query else ""
+    response = StreamingHttpResponse(
+        _streamed(request, lines), content_type="application/x-ndjson; charset=utf-8"
+    )
+    query = urlencode(sorted(request.GET.items()))
+    suffix = f"-{zlib.crc32(query.encode()) % 10_000}" if query else ""
     filename = f"hearts-games-{user.username}{suffix}.ndjson"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _streamed(request: HttpRequest, lines: Iterator[str]) -> Iterator[str] | AsyncIterator[str]:
+    """What the response sends, as it is read. Served by daphne (ASGI), Django would read a
+    plain iterator to its end before sending its first line; so there the lines are read a
+    hundred at a time, each batch in the thread the request's database connection is in."""
+    if not isinstance(request, ASGIRequest):
+        return lines
+
+    async def batches() -> AsyncIterator[str]:
+        take = sync_to_async(lambda: "".join(islice(lines, 100)), thread_sensitive=True)
+        while batch := await take():
+            yield batch
+
+    return batches()
 
 
 @api.get("/games/running", response=RunningPage, tags=["games"])

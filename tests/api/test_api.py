@@ -401,3 +401,10 @@ def test_the_profile_offers_its_owner_their_games_to_download(client: Client) ->
     assert link in page and "Download my games" in page
     lines = b"".join(client.get(API + "/players/alice/games.ndjson").streaming_content)
     assert len(lines.splitlines()) == 5
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_the_api_only_reads(client: Client, method: str) -> None:
+    game = a_season()[0]
+    for path in ("/players/alice", "/players/alice/games", f"/games/{game.pk}", "/leaderboard"):
+        assert getattr(client, method)(API + path).status_code == 405, (method, path)
