@@ -25,6 +25,8 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from hearts_site.admin_actions import CheckedSelection
 from moderation import sanctions
@@ -43,11 +45,11 @@ Act = Callable[[User, User, dict[str, Any]], object]  # (staff, person, the form
 
 
 class SanctionedFilter(admin.SimpleListFilter):
-    title = "suspended or banned"
+    title = gettext_lazy("suspended or banned")
     parameter_name = "sanctioned"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+        return [("yes", _("Yes")), ("no", _("No"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() in ("yes", "no"):
@@ -56,11 +58,11 @@ class SanctionedFilter(admin.SimpleListFilter):
 
 
 class MarkedFilter(admin.SimpleListFilter):
-    title = "marked"
+    title = gettext_lazy("marked")
     parameter_name = "marked"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+        return [("yes", _("Yes")), ("no", _("No"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() in ("yes", "no"):
@@ -88,11 +90,15 @@ def _ask_then_act(
             try:
                 act(staff, person, form.cleaned_data)
             except sanctions.ModerationError as error:
-                refused.append(f"{person.username}: {error}")
+                refused.append(
+                    _("%(name)s: %(refusal)s") % {"name": person.username, "refusal": error}
+                )
             else:
                 done.append(person.username)
         if done:
-            messages.success(request, f"{title}: {', '.join(done)}")
+            messages.success(
+                request, _("%(action)s: %(people)s") % {"action": title, "people": ", ".join(done)}
+            )
         for line in refused:
             messages.error(request, line)
         return None
@@ -197,120 +203,138 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     def has_chat_lift_permission(self, request: HttpRequest) -> bool:
         return may(request.user, "chat_lift")
 
-    @admin.display(boolean=True, description="suspended or banned", ordering="sanctioned")
+    @admin.display(
+        boolean=True, description=gettext_lazy("suspended or banned"), ordering="sanctioned"
+    )
     def sanctioned(self, person: Any) -> bool:
         return bool(person.sanctioned)
 
-    @admin.display(boolean=True, description="marked", ordering="marked")
+    @admin.display(boolean=True, description=gettext_lazy("marked"), ordering="marked")
     def marked(self, person: Any) -> bool:
         return bool(person.marked)
 
-    @admin.display(boolean=True, description="banned from chat", ordering="chat_banned")
+    @admin.display(
+        boolean=True, description=gettext_lazy("banned from chat"), ordering="chat_banned"
+    )
     def chat_banned(self, person: Any) -> bool:
         return bool(person.chat_banned)
 
-    @admin.action(description="Ban the chosen people from chat", permissions=["chat_ban"])
+    @admin.action(
+        description=gettext_lazy("Ban the chosen people from chat"), permissions=["chat_ban"]
+    )
     def chat_ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Ban from chat",
+            title=_("Ban from chat"),
             form_class=ChatBanForm,
             act=lambda staff, person, data: sanctions.chat_ban(
                 staff, person, reason=data["reason"], note=data["note"], until=data["until"]
             ),
         )
 
-    @admin.action(description="Lift the chosen people's chat bans", permissions=["chat_lift"])
+    @admin.action(
+        description=gettext_lazy("Lift the chosen people's chat bans"), permissions=["chat_lift"]
+    )
     def chat_lift(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Lift chat bans",
+            title=_("Lift chat bans"),
             form_class=ReasonForm,
             act=lambda staff, person, data: sanctions.lift_chat_ban(
                 staff, person, reason=data["reason"]
             ),
         )
 
-    @admin.action(description="Suspend the chosen people until a date", permissions=["suspend"])
+    @admin.action(
+        description=gettext_lazy("Suspend the chosen people until a date"), permissions=["suspend"]
+    )
     def suspend(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Suspend",
+            title=_("Suspend"),
             form_class=SuspendForm,
             act=lambda staff, person, data: sanctions.suspend(
                 staff, person, until=data["until"], reason=data["reason"], note=data["note"]
             ),
         )
 
-    @admin.action(description="Ban the chosen people", permissions=["ban"])
+    @admin.action(description=gettext_lazy("Ban the chosen people"), permissions=["ban"])
     def ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Ban",
+            title=pgettext("a staff action on people", "Ban"),
             form_class=SanctionForm,
             act=lambda staff, person, data: sanctions.ban(
                 staff, person, reason=data["reason"], note=data["note"]
             ),
         )
 
-    @admin.action(description="Lift the chosen people's suspensions and bans", permissions=["lift"])
+    @admin.action(
+        description=gettext_lazy("Lift the chosen people's suspensions and bans"),
+        permissions=["lift"],
+    )
     def lift(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Lift suspensions and bans",
+            title=_("Lift suspensions and bans"),
             form_class=ReasonForm,
             act=lambda staff, person, data: sanctions.lift(staff, person, reason=data["reason"]),
         )
 
-    @admin.action(description="Rename the chosen person", permissions=["rename"])
+    @admin.action(description=gettext_lazy("Rename the chosen person"), permissions=["rename"])
     def rename(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         if queryset.count() != 1:
-            messages.error(request, "Choose one person to rename at a time.")
+            messages.error(request, _("Choose one person to rename at a time."))
             return None
         return _ask_then_act(
             request,
             queryset,
-            title="Rename",
+            title=_("Rename"),
             form_class=RenameForm,
             act=lambda staff, person, data: sanctions.rename(
                 staff, person, data["new_name"], reason=data["reason"]
             ),
         )
 
-    @admin.action(description="Mark the chosen people (their games unrated)", permissions=["mark"])
+    @admin.action(
+        description=gettext_lazy("Mark the chosen people (their games unrated)"),
+        permissions=["mark"],
+    )
     def mark(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Mark",
+            title=pgettext("a staff action on people", "Mark"),
             form_class=MarkForm,
             act=lambda staff, person, data: sanctions.mark(staff, person, reason=data["reason"]),
         )
 
-    @admin.action(description="Lift the chosen people's marks", permissions=["unmark"])
+    @admin.action(
+        description=gettext_lazy("Lift the chosen people's marks"), permissions=["unmark"]
+    )
     def unmark(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Lift marks",
+            title=_("Lift marks"),
             form_class=ReasonForm,
             act=lambda staff, person, data: sanctions.unmark(staff, person, reason=data["reason"]),
         )
 
     @admin.action(
-        description="Close the chosen accounts (they are kept, with their games)",
+        description=gettext_lazy("Close the chosen accounts (they are kept, with their games)"),
         permissions=["close"],
     )
     def close(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return _ask_then_act(
             request,
             queryset,
-            title="Close accounts",
+            title=_("Close accounts"),
             form_class=ReasonForm,
             act=lambda staff, person, data: sanctions.close_account(
                 staff, person, reason=data["reason"]

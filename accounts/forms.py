@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 
 from accounts.models import holder_of_a_lookalike, is_reserved
 from accounts.validators import MAX_LENGTH, MIN_LENGTH, validate_username
@@ -14,9 +15,9 @@ class RegisterForm(BaseUserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
-        username.help_text = (
-            f"{MIN_LENGTH} to {MAX_LENGTH} characters: letters, digits, underscores and hyphens."
-        )
+        username.help_text = _(
+            "%(least)s to %(most)s characters: letters, digits, underscores and hyphens."
+        ) % {"least": MIN_LENGTH, "most": MAX_LENGTH}
         username.widget.attrs.update(
             minlength=MIN_LENGTH, maxlength=MAX_LENGTH, autocomplete="username"
         )
@@ -25,15 +26,19 @@ class RegisterForm(BaseUserCreationForm):
         name: str = self.cleaned_data["username"]
         validate_username(name)
         if User.objects.filter(username__iexact=name).exists():
-            raise forms.ValidationError("That name is already taken.", code="taken")
+            raise forms.ValidationError(_("That name is already taken."), code="taken")
         if is_reserved(name):
             raise forms.ValidationError(
-                f"“{name}” is not available. Please choose another name.", code="reserved"
+                _("“%(name)s” is not available. Please choose another name.") % {"name": name},
+                code="reserved",
             )
         if holder := holder_of_a_lookalike(name):
             raise forms.ValidationError(
-                f"“{name}” could be taken for “{holder.username}”, who already plays here. "
-                "Please choose a name that looks different.",
+                _(
+                    "“%(name)s” could be taken for “%(holder)s”, who already plays here. "
+                    "Please choose a name that looks different."
+                )
+                % {"name": name, "holder": holder.username},
                 code="lookalike",
             )
         return name

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
+from django.utils.translation import gettext as _
 
 from accounts.validators import lookalike_keys
 
@@ -64,7 +65,9 @@ def shown_name(user: User) -> str:
     >>> shown_name(User(username="wes")), shown_name(User(username="wes", is_active=False))
     ('wes', 'wes (closed account)')
     """
-    return user.username if user.is_active else f"{user.username} (closed account)"
+    if user.is_active:
+        return user.username
+    return _("%(name)s (closed account)") % {"name": user.username}
 
 
 def holder_of_a_lookalike(name: str) -> User | None:
@@ -81,3 +84,19 @@ def remember_lookalike_keys(user: User) -> None:
     LookalikeKey.objects.bulk_create(
         [LookalikeKey(user=user, key=key) for key in keys], ignore_conflicts=True
     )
+
+
+class SpokenLanguage(models.Model):
+    """The language a signed-in person chose for the site (``settings.LANGUAGES``): every page
+    and every socket of theirs speaks it, on any browser they sign in from."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="spoken_language",
+    )
+    code = models.CharField(max_length=10)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.code}"

@@ -11,4 +11,5 @@ urlpatterns = [
     path("accounts/logout/", views.sign_out, name="logout"),
     path("accounts/password/", views.password_change, name="password_change"),
     path("u/<username:username>/", views.profile, name="profile"),
+    path("language/", views.choose_language, name="choose_language"),
 ]

@@ -37,6 +37,7 @@ import re
 
 import icu
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
@@ -120,37 +121,52 @@ def shown_plain(text: str) -> str:
     return "".join(f"[U+{ord(c):04X}]" if _INVISIBLE.contains(c) else c for c in text)
 
 
-def validate_visible_text(text: str, what: str = "This text") -> None:
-    """Raise ``ValidationError`` if ``text`` carries an invisible or direction-changing character."""
+def validate_visible_text(text: str, what: str | None = None) -> None:
+    """Raise ``ValidationError`` if ``text`` carries an invisible or direction-changing character.
+
+    ``what`` names the text in the refusal ("Your comment"), in the reader's language."""
     if code := invisible_character_in(text):
-        raise ValidationError(
-            f"{what} contains an invisible or direction-changing character ({code}). Please "
-            "type it again without it.",
-            code="invisible",
-        )
+        if what is None:
+            message = _(
+                "This text contains an invisible or direction-changing character (%(code)s). "
+                "Please type it again without it."
+            ) % {"code": code}
+        else:
+            message = _(
+                "%(what)s contains an invisible or direction-changing character (%(code)s). "
+                "Please type it again without it."
+            ) % {"what": what, "code": code}
+        raise ValidationError(message, code="invisible")
 
 
 def validate_username(name: str) -> None:
     """Raise ``ValidationError`` with a plain reason if ``name`` cannot be a username."""
     if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
         raise ValidationError(
-            f"Choose a name of {MIN_LENGTH} to {MAX_LENGTH} characters (this one has {len(name)}).",
+            _("Choose a name of %(least)s to %(most)s characters (this one has %(length)s).")
+            % {"least": MIN_LENGTH, "most": MAX_LENGTH, "length": len(name)},
             code="length",
         )
     if not _ALLOWED.fullmatch(name):
         raise ValidationError(
-            "Use only letters (a to z), digits, underscores (_) and hyphens (-).",
+            _("Use only letters (a to z), digits, underscores (_) and hyphens (-)."),
             code="characters",
         )
     if word := reserved_word_in(name):
         raise ValidationError(
-            f"Names that contain or look like “{word}” are reserved, so that nobody can pass "
-            "for a bot or for the site's staff. Please choose another.",
+            _(
+                "Names that contain or look like “%(word)s” are reserved, so that nobody can pass "
+                "for a bot or for the site's staff. Please choose another."
+            )
+            % {"word": word},
             code="reserved",
         )
     if word := table_word_in(name):
         raise ValidationError(
-            f"Names that read as “{word}” are reserved: the table shows that word itself, and "
-            "a player of that name would be taken for it. Please choose another.",
+            _(
+                "Names that read as “%(word)s” are reserved: the table shows that word itself, "
+                "and a player of that name would be taken for it. Please choose another."
+            )
+            % {"word": word},
             code="reserved",
         )

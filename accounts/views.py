@@ -13,9 +13,13 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.i18n import set_language
 
 from accounts.forms import LoginForm, RegisterForm
+from accounts.languages import remember, supported
 from accounts.lockout import wait_left
 from ratings.maths import PROVISIONAL_GAMES
 from ratings.selectors import history_chart, rating_of
@@ -46,7 +50,7 @@ def register(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}!")
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
         return HttpResponseRedirect(_next_url(request))
     ctx = {"form": form, "next": request.GET.get("next", "")}
     return render(request, "accounts/register.html", ctx)
@@ -60,7 +64,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)  # stay signed in on this device
-        messages.success(request, "Your password has been changed.")
+        messages.success(request, _("Your password has been changed."))
         return redirect("profile", username=user.username)
     return render(request, "accounts/password_change.html", {"form": form})
 
@@ -90,8 +94,12 @@ def _wait_text(wait: timedelta) -> str:
     minutes = max(1, math.ceil(wait.total_seconds() / 60))
     if minutes % 60 == 0:
         hours = minutes // 60
-        return "an hour" if hours == 1 else f"{hours} hours"
-    return "a minute" if minutes == 1 else f"{minutes} minutes"
+        if hours == 1:
+            return _("an hour")
+        return ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
+    if minutes == 1:
+        return _("a minute")
+    return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
 
 
 def locked_out(
@@ -105,3 +113,14 @@ def locked_out(
         "wait": _wait_text(wait_left(request)),
     }
     return render(request, "accounts/locked_out.html", ctx, status=429)
+
+
+@require_POST
+def choose_language(request: HttpRequest) -> HttpResponse:
+    """The footer's language menu: Django's own switch (the cookie, back to the page it was
+    on), and a signed-in person's choice kept in their account too."""
+    response = set_language(request)
+    code = supported(request.POST.get("language"))
+    if code:
+        remember(request, code)
+    return response

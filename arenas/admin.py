@@ -13,6 +13,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.errors import ServiceError
 
@@ -27,8 +29,10 @@ class ArenaForm(forms.ModelForm):
         model = Arena
         fields = ("name", "preset", "players", "starts_at", "minutes")
         help_texts = {
-            "starts_at": "In UTC.",
-            "minutes": "How long it runs; a game still on at the end counts when it ends.",
+            "starts_at": gettext_lazy("In UTC."),
+            "minutes": gettext_lazy(
+                "How long it runs; a game still on at the end counts when it ends."
+            ),
         }
 
     def clean(self) -> dict[str, Any]:
@@ -63,9 +67,9 @@ class ArenaAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     inlines = [EntrantInline]
 
-    @admin.display(description="Page")
+    @admin.display(description=gettext_lazy("Page"))
     def page(self, arena: Arena) -> SafeString:
-        return format_html('<a href="{}">the arena</a>', arena.get_absolute_url())
+        return format_html('<a href="{}">{}</a>', arena.get_absolute_url(), _("the arena"))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(PERMISSION)

@@ -1,11 +1,12 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ArenasConfig(AppConfig):
     name = "arenas"
-    verbose_name = "Arenas"
+    verbose_name = _("Arenas")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -9,9 +9,11 @@ import contextlib
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 from games.consumers import AccountSocket
 from games.live import in_pool
+from pairing.services import in_language
 
 from . import services
 
@@ -60,12 +62,17 @@ class ArenaConsumer(AccountSocket):
             await in_pool(services.page_closed)(self.arena_id, self.user_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=_fragment("message", {"message": "The arena takes no messages"}))
+        await self.send(
+            text_data=_fragment("message", {"message": _("The arena takes no messages")})
+        )
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
+        # Rendered in every language (arenas/services.py): this socket's.
+        await self.send(text_data=in_language(event["html"]))
 
     async def arena_seated(self, event: dict[str, Any]) -> None:
+        if "reason" in event:
+            event = {**event, "reason": in_language(event["reason"])}
         await self.send(text_data=_fragment("seated", event))
 
 

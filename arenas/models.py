@@ -13,9 +13,12 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from games.engine import PRESETS
+from games.engine import PRESETS, Clock
 from games.models import Game, Table
+from games.words import preset_title
 
 
 class Arena(models.Model):
@@ -71,14 +74,19 @@ class Arena(models.Model):
 
     @property
     def rules_title(self) -> str:
-        return f"{PRESETS[self.preset].title}, {self.players} players"
+        """As the rated queue says it (pairing.services.rules_title): "Standard, 4 players"."""
+        return ngettext(
+            "%(rules)s, %(players)s player", "%(rules)s, %(players)s players", self.players
+        ) % {"rules": preset_title(self.preset), "players": self.players}
 
     @property
     def clock(self) -> str:
         """The time control, as the rule set has it: "relaxed clock" or "strict clock"."""
         rules = PRESETS[self.preset].make(self.players)
-        card, passing = settings.HEARTS_CARD_SECONDS, settings.HEARTS_PASS_SECONDS
-        return f"{rules.clock.value} clock: {card} s a card, {passing} s a pass"
+        times = {"card": settings.HEARTS_CARD_SECONDS, "passing": settings.HEARTS_PASS_SECONDS}
+        if rules.clock == Clock.STRICT:
+            return _("strict clock: %(card)s s a card, %(passing)s s a pass") % times
+        return _("relaxed clock: %(card)s s a card, %(passing)s s a pass") % times
 
 
 class Entrant(models.Model):
@@ -112,7 +120,7 @@ class Entrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.arena}"
+        return _("%(person)s in %(arena)s") % {"person": self.user, "arena": self.arena}
 
 
 class ArenaGame(models.Model):
@@ -126,4 +134,4 @@ class ArenaGame(models.Model):
         ordering = ["pk"]
 
     def __str__(self) -> str:
-        return f"{self.game} in {self.arena}"
+        return _("%(game)s in %(arena)s") % {"game": self.game, "arena": self.arena}

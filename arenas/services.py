@@ -27,7 +27,8 @@ from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games import broadcasts, selectors, services
 from games.errors import ServiceError
@@ -35,7 +36,7 @@ from games.models import Game, GamePlayer
 from hearts_site import celery_app
 from moderation import gates
 from pairing import matching
-from pairing.services import QUEUES, Queue, pairing_rating
+from pairing.services import QUEUES, Queue, in_every_language, pairing_rating
 
 from . import selectors as arena_selectors
 from .models import Arena, ArenaGame, Entrant
@@ -63,7 +64,7 @@ def entrant_group(user_id: int) -> str:
 
 def check_rules(preset: str, players: int) -> None:
     if Queue(preset, players) not in QUEUES:
-        raise ServiceError("Choose one of the rule sets and table sizes the rated queue offers")
+        raise ServiceError(_("Choose one of the rule sets and table sizes the rated queue offers"))
 
 
 def create_arena(
@@ -78,7 +79,7 @@ def create_arena(
 ) -> Arena:
     check_rules(preset, players)
     if minutes < 1:
-        raise ServiceError("An arena lasts a minute at least")
+        raise ServiceError(_("An arena lasts a minute at least"))
     arena = Arena.objects.create(
         name=name,
         preset=preset,
@@ -97,7 +98,7 @@ def create_arena(
 def _arena(arena_id: int) -> Arena:
     arena = Arena.objects.filter(pk=arena_id).first()
     if arena is None:
-        raise ServiceError("There is no such arena")
+        raise ServiceError(_("There is no such arena"))
     return arena
 
 
@@ -105,11 +106,13 @@ def check_may_join(user: User, arena: Arena, now: datetime | None = None) -> Non
     """Refuses, in words fit to show them, a person who may not join ``arena`` now (or, from
     the seating, be seated in it)."""
     if arena.ended or arena.state(now) == "finished":
-        raise ServiceError("This arena is over: no one joins it now")
+        raise ServiceError(_("This arena is over: no one joins it now"))
     gates.check_may_queue(user)
     game = selectors.running_game(user)
     if game is not None and not Entrant.objects.filter(arena=arena, game=game).exists():
-        raise ServiceError("You are playing a game elsewhere: finish it before joining the arena")
+        raise ServiceError(
+            _("You are playing a game elsewhere: finish it before joining the arena")
+        )
 
 
 def join(user: User, arena_id: int) -> Entrant:
@@ -233,7 +236,9 @@ def _seat(arena: Arena, group: Sequence[Entrant]) -> ArenaGame | None:
         try:
             check_may_join(entrant.user, arena)
         except ServiceError as error:
-            refused.append((entrant, str(error)))
+            # Told in every language: their page's socket picks the one it reads.
+            said = in_every_language(partial(check_may_join, entrant.user, arena))
+            refused.append((entrant, said or {settings.LANGUAGE_CODE: str(error)}))
     if refused:
         for entrant, reason in refused:
             Entrant.objects.filter(pk=entrant.pk).update(paused=True)
@@ -354,10 +359,14 @@ def announce(arena_id: int) -> None:
 
 
 def announce_now(arena_id: int) -> None:
+    """The arena's standings and games rendered once in each language the site speaks (the
+    pages read their own: arenas/consumers.py), and sent to its group."""
     arena = Arena.objects.filter(pk=arena_id).first()
     if arena is None:
         return
-    html = render_to_string(
-        "arenas/arena.html#live", {**arena_selectors.live_context(arena), "oob": True}
-    )
+    context = {**arena_selectors.live_context(arena), "oob": True}
+    html = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            html[code] = render_to_string("arenas/arena.html#live", context)
     broadcasts.send({arena_group(arena_id): {"type": "arena.changed", "html": html}})

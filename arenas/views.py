@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from games.errors import ServiceError
@@ -46,7 +47,7 @@ def join(request: HttpRequest, arena_id: int) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "You are in: keep this page open to be seated.")
+        messages.success(request, _("You are in: keep this page open to be seated."))
     return redirect(arena.get_absolute_url())
 
 
@@ -55,5 +56,5 @@ def join(request: HttpRequest, arena_id: int) -> HttpResponse:
 def pause(request: HttpRequest, arena_id: int) -> HttpResponse:
     arena = get_object_or_404(Arena, pk=arena_id)
     if services.pause(_user(request), arena.pk):
-        messages.success(request, "Paused: you are not seated again until you press Join.")
+        messages.success(request, _("Paused: you are not seated again until you press Join."))
     return redirect(arena.get_absolute_url())

@@ -4,10 +4,11 @@ said at the table pushed to each of them.
 A process with chat sockets at a table keeps one hub for it, which joins the table's chat
 group once with a channel of its own, so that a message crosses Redis once for each process
 that shows the table, whichever process it was said on. Each message is rendered at most
-three times here (for its writer, for the other people signed in, for anonymous watchers) and
-sent to every socket that reads its room, but for those of people who muted the writer or
-turned chat off. Redis may bring a message this process has already pushed (the process hears
-its own sends at once: games/broadcasts.py); it is pushed once.
+three times here for each language its readers read (for its writer, for the other people
+signed in, for anonymous watchers) and sent to every socket that reads its room, but for those
+of people who muted the writer or turned chat off. Redis may bring a message this process has
+already pushed (the process hears its own sends at once: games/broadcasts.py); it is pushed
+once.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from channels.layers import BaseChannelLayer
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from games import broadcasts
 
@@ -38,12 +41,13 @@ REMEMBERED = 512  # messages whose ids a hub keeps, to push each once
 @dataclass(eq=False)
 class Listener:
     """A socket's chat: whose it is, which rooms it reads (asked at each message: a seat taken
-    changes them), their choices, and how to send to it."""
+    changes them), their choices, how to send to it, and the language it reads."""
 
     user_id: int | None
     rooms: Callable[[], Rooms]
     send: Callable[[str], Awaitable[None]]
     choices: Choices = field(default_factory=Choices)
+    language: str = field(default_factory=lambda: settings.LANGUAGE_CODE)
 
     def hears(self, news: dict[str, Any]) -> bool:
         if self.choices.off or news["author"] in self.choices.muted:
@@ -51,10 +55,15 @@ class Listener:
         return news["room"] in self.rooms().reads
 
 
-def render_said(news: dict[str, Any], variant: str) -> str:
+def render_said(news: dict[str, Any], variant: str, language: str | None = None) -> str:
     """A message as pushed to a socket: added at the end of its room's log. ``variant`` is
-    "own" (the writer's: no mute or report), "other" or "anonymous" (no buttons either)."""
-    return render_to_string("chat/_chat.html#said", {"m": shown(news), "variant": variant})
+    "own" (the writer's: no mute or report), "other" or "anonymous" (no buttons either); its
+    buttons' words in ``language`` (else the one active)."""
+    context = {"m": shown(news), "variant": variant}
+    if language is None:
+        return render_to_string("chat/_chat.html#said", context)
+    with translation.override(language):
+        return render_to_string("chat/_chat.html#said", context)
 
 
 @dataclass(eq=False)
@@ -97,7 +106,7 @@ class Hub:
         if news.get("type") != SAID or news["id"] in self._pushed:
             return
         self._pushed.append(news["id"])
-        rendered: dict[str, str] = {}
+        rendered: dict[tuple[str, str], str] = {}
         for listener in list(self.listeners):
             if not listener.hears(news):
                 continue
@@ -105,9 +114,10 @@ class Hub:
                 variant = "anonymous"
             else:
                 variant = "own" if listener.user_id == news["author"] else "other"
-            if variant not in rendered:
-                rendered[variant] = render_said(news, variant)
-            asyncio.get_running_loop().create_task(_quietly(listener.send(rendered[variant])))
+            key = (variant, listener.language)
+            if key not in rendered:
+                rendered[key] = render_said(news, variant, listener.language)
+            asyncio.get_running_loop().create_task(_quietly(listener.send(rendered[key])))
 
     async def _listen(self) -> None:
         while True:

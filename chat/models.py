@@ -10,14 +10,16 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 MAX_LENGTH = 500  # characters in one message
 HISTORY = 100  # the messages of a room a page shows
 
 
 class Room(models.TextChoices):
-    PLAYERS = "players", "Players"
-    SPECTATORS = "spectators", "Spectators"
+    PLAYERS = "players", gettext_lazy("Players")
+    SPECTATORS = "spectators", gettext_lazy("Spectators")
 
 
 class ChatMessage(models.Model):
@@ -39,7 +41,10 @@ class ChatMessage(models.Model):
         indexes = [models.Index(fields=["table", "room", "-id"], name="chat_room_latest")]
 
     def __str__(self) -> str:
-        return f"{self.author} in the {self.room} room of table {self.table_id}: {self.text[:40]}"
+        said = {"author": self.author, "table": self.table_id, "text": self.text[:40]}
+        if self.room == Room.PLAYERS:
+            return _("%(author)s in the players room of table %(table)s: %(text)s") % said
+        return _("%(author)s in the spectators room of table %(table)s: %(text)s") % said
 
 
 class Mute(models.Model):

@@ -17,6 +17,7 @@ from datetime import timedelta
 import redis
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import ChatMessage
 
@@ -57,9 +58,11 @@ def refusal(user_id: int, table_id: int, room: str) -> str | None:
         answer = _count_in_database(user_id, table_id, room)
     if answer == 1:
         burst, window = settings.HEARTS_CHAT_BURST, settings.HEARTS_CHAT_WINDOW
-        return f"At most {burst} messages in {window:g} seconds: wait a moment, then send it again"
+        return _(
+            "At most %(burst)s messages in %(window)s seconds: wait a moment, then send it again"
+        ) % {"burst": burst, "window": f"{window:g}"}
     if answer == 2:
-        return "One message a second: wait a moment, then send it again"
+        return _("One message a second: wait a moment, then send it again")
     return None
 
 

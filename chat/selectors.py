@@ -9,6 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import Game, Table
 
@@ -17,8 +19,14 @@ from .models import HISTORY, ChatMessage, ChatSetting, Mute, Room
 Viewer = AbstractBaseUser | AnonymousUser | None
 
 SAID = "chat.said"  # the type of a message said at a table, as its chat group is told of it
-# The one-tap phrases under the box, for phones and keyboards.
-PHRASES = ("Good luck", "Good game", "Well played", "Thanks")
+# The one-tap phrases under the box, for phones and keyboards: sent in the writer's language,
+# as if typed (the buttons say what they send).
+PHRASES = (
+    gettext_lazy("Good luck"),
+    gettext_lazy("Good game"),
+    gettext_lazy("Well played"),
+    gettext_lazy("Thanks"),
+)
 
 
 @dataclass(frozen=True)
@@ -147,4 +155,4 @@ def variant_of(me: int | None, author_id: int) -> str:
 
 
 def _title(room: str) -> str:
-    return "Players' chat" if room == Room.PLAYERS else "Spectators' chat"
+    return _("Players' chat") if room == Room.PLAYERS else _("Spectators' chat")

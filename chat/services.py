@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games import broadcasts
 from moderation.models import chat_ban_in_force, sanction_in_force
@@ -41,7 +42,7 @@ def check_may_write(user: User) -> None:
     if banned := chat_ban_in_force(user.pk):
         raise ChatRefused(banned.notice)
     if ChatSetting.objects.filter(user=user, off=True).exists():
-        raise ChatRefused("Your chat is off: turn it on to write")
+        raise ChatRefused(_("Your chat is off: turn it on to write"))
 
 
 def say(user: User, table_id: int, game_id: int | None, room: str, said: str) -> ChatMessage:
@@ -66,7 +67,7 @@ def say(user: User, table_id: int, game_id: int | None, room: str, said: str) ->
 def mute(muter: User, muted: User) -> None:
     """From now on ``muter`` does not see what ``muted`` writes, at any table."""
     if muter.pk == muted.pk:
-        raise ChatRefused("You cannot mute yourself")
+        raise ChatRefused(_("You cannot mute yourself"))
     with transaction.atomic():
         Mute.objects.get_or_create(muter=muter, muted=muted)
         _tell_choices(muter)

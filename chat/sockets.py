@@ -15,8 +15,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.layers import BaseChannelLayer
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games.live import in_pool
 from games.selectors import Viewer
@@ -40,27 +43,29 @@ def read_chat_frame(data: dict[str, Any], table_id: int) -> tuple[str, str]:
     """The room and the text of a chat frame sent on table ``table_id``'s socket."""
     unknown = sorted(str(key) for key in data if key not in FIELDS)
     if unknown:
-        raise ChatFrameError(f"A chat message has no field “{unknown[0][:20]}”")
+        raise ChatFrameError(
+            _("A chat message has no field “%(field)s”") % {"field": unknown[0][:20]}
+        )
     text, room = data.get("chat"), data.get("room")
     if not isinstance(text, str):
-        raise ChatFrameError("A chat message is text")
+        raise ChatFrameError(_("A chat message is text"))
     if room not in Room.values:
-        raise ChatFrameError("There is no such chat room: “players” or “spectators”")
+        raise ChatFrameError(_("There is no such chat room: “players” or “spectators”"))
     table = data.get("table", table_id)
     if str(table) != str(table_id):
-        raise ChatFrameError("This socket is for another table: write at the table you are at")
+        raise ChatFrameError(_("This socket is for another table: write at the table you are at"))
     return room, text
 
 
 def room_refusal(rooms: Rooms, room: str, user: Viewer) -> str | None:
     """Why ``user``, who writes in ``rooms.writes`` here, may not write in ``room``."""
     if user is None or not user.is_authenticated:
-        return "Sign in to chat"
+        return _("Sign in to chat")
     if room == rooms.writes:
         return None
     if room == Room.PLAYERS:
-        return "Only the players write in the players' chat: you are watching this table"
-    return "You are playing at this table: write in the players' chat"
+        return _("Only the players write in the players' chat: you are watching this table")
+    return _("You are playing at this table: write in the players' chat")
 
 
 def error_html(message: str) -> str:
@@ -84,7 +89,10 @@ class TableChat:
         self.send = send
         self.game_id = game_id
         user_id = None if self.user is None else self.user.pk
-        self.listener = hub.Listener(user_id, rooms, send)
+        # The language the socket reads, active while it is made (games/consumers.py): its
+        # messages are rendered in it, whatever the others at the table read.
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        self.listener = hub.Listener(user_id, rooms, send, language=language)
 
     async def open(self, layer: BaseChannelLayer, after: int | None) -> None:
         """Hear the table's messages from now on; with ``after`` (the last message the page
@@ -111,7 +119,7 @@ class TableChat:
             return
         assert isinstance(self.user, User)
         try:
-            await in_pool(services.say)(self.user, self.table_id, self.game_id(), room, text)
+            await in_pool(self._say)(room, text)
         except services.ChatRefused as refused:
             await self.send(error_html(str(refused)))
 
@@ -123,6 +131,14 @@ class TableChat:
         self.listener.choices = await in_pool(selectors.choices_of)(self.user)
         await self.send(await in_pool(self._box)())
 
+    # Run in the pool's threads, which do not carry the socket's active language: each says
+    # its words (a refusal, the buttons) in the language the socket reads.
+
+    def _say(self, room: str, text: str) -> None:
+        assert isinstance(self.user, User)
+        with translation.override(self.listener.language):
+            services.say(self.user, self.table_id, self.game_id(), room, text)
+
     def _since(self, after: int) -> str:
         choices = self.listener.choices
         found = selectors.latest(
@@ -131,7 +147,9 @@ class TableChat:
         me = self.listener.user_id
         return "".join(
             hub.render_said(
-                selectors.said_news(message), selectors.variant_of(me, message.author_id)
+                selectors.said_news(message),
+                selectors.variant_of(me, message.author_id),
+                self.listener.language,
             )
             for message in found
         )
@@ -139,4 +157,5 @@ class TableChat:
     def _box(self) -> str:
         rooms, choices = self.listener.rooms(), self.listener.choices
         context = selectors.box_context(self.table_id, self.user, rooms, choices)
-        return render_to_string("chat/_chat.html#box", {**context, "oob": True})
+        with translation.override(self.listener.language):
+            return render_to_string("chat/_chat.html#box", {**context, "oob": True})

@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from accounts.validators import invisible_character_in
 
 from .models import MAX_LENGTH
@@ -42,9 +45,13 @@ def refusal(text: str) -> str | None:
     'A message is at most 500 characters: this one has 501'
     """
     if not text:
-        return "Write something first"
+        return _("Write something first")
     if len(text) > MAX_LENGTH:
-        return f"A message is at most {MAX_LENGTH} characters: this one has {len(text)}"
+        return ngettext(
+            "A message is at most %(most)s characters: this one has %(count)s",
+            "A message is at most %(most)s characters: this one has %(count)s",
+            len(text),
+        ) % {"most": MAX_LENGTH, "count": len(text)}
     return None
 
 

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import selectors as game_selectors
@@ -30,7 +31,9 @@ def mute(request: HttpRequest, username: str) -> HttpResponse:
         services.mute(_user(request), person)
     except services.ChatRefused as refused:
         return _answer(request, str(refused), error=True)
-    return _answer(request, f"You will not see what {person.username} writes in chat.")
+    return _answer(
+        request, _("You will not see what %(name)s writes in chat.") % {"name": person.username}
+    )
 
 
 @require_POST
@@ -38,7 +41,9 @@ def mute(request: HttpRequest, username: str) -> HttpResponse:
 def unmute(request: HttpRequest, username: str) -> HttpResponse:
     person = get_object_or_404(User, username=username)
     services.unmute(_user(request), person)
-    return _answer(request, f"You see what {person.username} writes in chat again.")
+    return _answer(
+        request, _("You see what %(name)s writes in chat again.") % {"name": person.username}
+    )
 
 
 @require_POST
@@ -46,7 +51,7 @@ def unmute(request: HttpRequest, username: str) -> HttpResponse:
 def turn(request: HttpRequest) -> HttpResponse:
     on = request.POST.get("on") == "on"
     services.turn_chat(_user(request), on=on)
-    return _answer(request, "Chat is on." if on else "Chat is off: you see no messages.")
+    return _answer(request, _("Chat is on.") if on else _("Chat is off: you see no messages."))
 
 
 @require_http_methods(["GET", "POST"])
@@ -83,7 +88,9 @@ def report(request: HttpRequest, message_id: int) -> HttpResponse:
             form.add_error(None, str(refused))
         else:
             messages.success(
-                request, f"Thank you. Staff will read your report of {message.author.username}."
+                request,
+                _("Thank you. Staff will read your report of %(name)s.")
+                % {"name": message.author.username},
             )
             return redirect("my_reports")
     context = {"form": form, "message": message, "reported": message.author, "back": back}

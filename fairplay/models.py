@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext as _
 
 from games.engine import EndReason
 from games.words import ABANDONMENT_REASONS
@@ -41,4 +42,8 @@ class Abandonment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} left {self.game} ({self.reason})"
+        return _("%(user)s left %(game)s (%(reason)s)") % {
+            "user": self.user,
+            "game": self.game,
+            "reason": self.reason,
+        }

@@ -28,6 +28,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import Match
 from games.errors import ServiceError
@@ -150,9 +152,23 @@ class Ban:
 
     def notice(self, now: datetime | None = None) -> str:
         """The words the lobby shows the barred player."""
-        left = self.until - (now or timezone.now())
-        games = "1 rated game" if self.games == 1 else f"{self.games} rated games"
-        return f"You are barred from rated tables for {_time_left(left)} (you left {games})"
+        left = _time_left(self.until - (now or timezone.now()))
+        return ngettext(
+            "You are barred from rated tables for %(time)s (you left %(count)s rated game)",
+            "You are barred from rated tables for %(time)s (you left %(count)s rated games)",
+            self.games,
+        ) % {"time": left, "count": self.games}
+
+    def refusal(self, now: datetime | None = None) -> str:
+        """The words that refuse the barred player a rated table (casual ones stay open)."""
+        left = _time_left(self.until - (now or timezone.now()))
+        return ngettext(
+            "You are barred from rated tables for %(time)s (you left %(count)s rated game); "
+            "casual tables are open to you",
+            "You are barred from rated tables for %(time)s (you left %(count)s rated games); "
+            "casual tables are open to you",
+            self.games,
+        ) % {"time": left, "count": self.games}
 
 
 def ban_of(user: AbstractBaseUser | AnonymousUser) -> Ban | None:
@@ -172,7 +188,7 @@ def check_may_sit(user: User, table: Table) -> None:
         return
     ban = ban_of(user)
     if ban is not None:
-        raise ServiceError(f"{ban.notice()}; casual tables are open to you")
+        raise ServiceError(ban.refusal())
 
 
 def _time_left(left: timedelta) -> str:
@@ -185,9 +201,15 @@ def _time_left(left: timedelta) -> str:
     """
     minutes = max(1, math.ceil(left.total_seconds() / 60))
     if minutes < 60:
-        return "1 more minute" if minutes == 1 else f"{minutes} more minutes"
+        return ngettext("%(count)s more minute", "%(count)s more minutes", minutes) % {
+            "count": minutes
+        }
     hours, minutes = divmod(minutes, 60)
-    text = "1 more hour" if hours == 1 else f"{hours} more hours"
-    if minutes:
-        text += " and 1 minute" if minutes == 1 else f" and {minutes} minutes"
-    return text
+    more_hours = ngettext("%(count)s more hour", "%(count)s more hours", hours) % {"count": hours}
+    if not minutes:
+        return more_hours
+    # "1 more hour and 5 minutes"
+    return _("%(hours)s and %(minutes)s") % {
+        "hours": more_hours,
+        "minutes": ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes},
+    }

@@ -22,7 +22,10 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from accounts import languages
 from chat import selectors as chat_selectors
 from chat.sockets import TableChat, is_chat_frame
 from moderation import sanctions
@@ -43,16 +46,23 @@ class AccountSocket(AsyncWebsocketConsumer):
     ban closes them all at once (moderation/sanctions.py)."""
 
     account_group: str | None = None
+    # The language its person reads (accounts/languages.py), found at the handshake: what it is
+    # sent, and its refusals, are in that language.
+    language: str | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As Channels dispatches, without its hop to the process's one thread for synchronous
         code before every message (to close that thread's old database connections): each
         frame would wait there behind whatever else runs on it. These sockets' database work
-        runs in the pool (games/live.py), whose calls close their own."""
+        runs in the pool (games/live.py), whose calls close their own. Each message is handled
+        in the socket's language."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if self.language is None:
+            self.language = await in_pool(languages.of_scope)(self.scope)
+        with translation.override(self.language):
+            await handler(message)
 
     async def join_account_group(self) -> None:
         user = self.scope.get("user")
@@ -86,6 +96,9 @@ class TableConsumer(AccountSocket):
         # The page's own scheme and host, as its Origin says them (the origin check has made
         # sure it is this site's): a socket has no request to ask.
         self.screen.site = dict(self.scope.get("headers", [])).get(b"origin", b"").decode()
+        # Its pushes come in the language its person reads (the account's, the cookie's, the
+        # browser's), whatever the others at the table read.
+        self.screen.language = self.language or settings.LANGUAGE_CODE
         self.relay: relays.Relay | None = await relays.join(
             self.table_id, self.screen, self.channel_layer
         )
@@ -175,27 +188,34 @@ class LobbyConsumer(AccountSocket):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby only listens; a frame still gets an answer, as at the table.
-        await self.send(text_data=flash("The lobby takes no messages"))
+        await self.send(text_data=flash(_("The lobby takes no messages")))
 
     async def lobby_updated(self, event: dict[str, Any]) -> None:
-        html = await in_pool(_lobby_list)(event.get("stamp"))
+        language = self.language or settings.LANGUAGE_CODE
+        html = await in_pool(_lobby_list)(event.get("stamp"), language)
         await self.send(text_data=html)
 
 
-_lobby_rendered: tuple[Any, str] | None = None  # (stamp, html): one render a message a process
+# (stamp, {language: html}): one render a message and language a process
+_lobby_rendered: tuple[Any, dict[str, str]] = (None, {})
 
 
-def _lobby_list(stamp: Any) -> str:
+def _lobby_list(stamp: Any, language: str) -> str:
     """The lobby's list of tables, rendered once for all the lobby's sockets in this process
-    for each message (its stamp), not once a socket."""
+    that read ``language``, for each message (its stamp), not once a socket."""
     global _lobby_rendered
-    kept = _lobby_rendered
-    if stamp is not None and kept is not None and kept[0] == stamp:
-        return kept[1]
-    html = render_to_string(
-        "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
-    )
-    _lobby_rendered = (stamp, html)
+    kept_stamp, kept = _lobby_rendered
+    if stamp is None or kept_stamp != stamp:
+        kept = {}
+        _lobby_rendered = (stamp, kept)
+    html = kept.get(language)
+    if html is None:
+        with translation.override(language):
+            html = render_to_string(
+                "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
+            )
+        if stamp is not None:
+            kept[language] = html
     return html
 
 

@@ -9,22 +9,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext as _
+
 if TYPE_CHECKING:
     from .models import Game
 
 
 class ServiceError(ValueError):
-    """A request the site refuses; the message is fit to show the person who made it."""
+    """A request the site refuses; the message is fit to show the person who made it, in their
+    language (translated where it is raised)."""
 
 
 class StaleVersion(ServiceError):
     def __init__(self) -> None:
-        super().__init__("The table moved on before your move arrived: here it is again")
+        super().__init__(_("The table moved on before your move arrived: here it is again"))
 
 
 class GameOver(ServiceError):
     def __init__(self) -> None:
-        super().__init__("The game is over")
+        super().__init__(_("The game is over"))
 
 
 class AlreadyPlaying(ServiceError):
@@ -32,7 +35,9 @@ class AlreadyPlaying(ServiceError):
 
     def __init__(self, game: Game) -> None:
         super().__init__(
-            "You are in the middle of a game, so here it is. Finish it (or resign) before "
-            "starting another."
+            _(
+                "You are in the middle of a game, so here it is. Finish it (or resign) before "
+                "starting another."
+            )
         )
         self.game = game

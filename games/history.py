@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -101,7 +102,14 @@ def viewable_game(request: HttpRequest, game_id: int) -> tuple[Game, str]:
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     game, code = viewable_game(request, game_id)
     players = list(game.players.select_related("user"))
-    context: dict[str, Any] = {"game": game, "players": players, "table": game.table, "code": code}
+    table_url = game.table.get_absolute_url() + (f"?code={quote(code)}" if code else "")
+    context: dict[str, Any] = {
+        "game": game,
+        "players": players,
+        "table": game.table,
+        "code": code,
+        "table_url": table_url,  # with the invite code a private table needs
+    }
     if not game.is_over:
         return render(request, "games/game_detail.html", context)
     match = game.match()

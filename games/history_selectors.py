@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.engine import EARLY_ENDS, Card, EndReason, Hand, Match, MoveKind, Phase, cards_of
 
@@ -62,6 +64,36 @@ def game_row(game: Game) -> GameRow:
 
 # The replay --------------------------------------------------------------------------------
 
+# The direction of a hand's passes (the engine's name for it) in words, as the points by hand
+# show it: "1 (left)".
+DIRECTIONS: Final = {
+    "left": pgettext_lazy("direction of the pass", "left"),
+    "right": pgettext_lazy("direction of the pass", "right"),
+    "across": pgettext_lazy("direction of the pass", "across"),
+    "two left": pgettext_lazy("direction of the pass", "two left"),
+    "two right": pgettext_lazy("direction of the pass", "two right"),
+    "hold": pgettext_lazy("direction of the pass", "hold"),
+}
+# The heading of a hand's steps of the replay, by the direction of its passes.
+HAND_HEADINGS: Final = {
+    "left": gettext_lazy("Hand %(number)s, passing left."),
+    "right": gettext_lazy("Hand %(number)s, passing right."),
+    "across": gettext_lazy("Hand %(number)s, passing across."),
+    "two left": gettext_lazy("Hand %(number)s, passing two left."),
+    "two right": gettext_lazy("Hand %(number)s, passing two right."),
+    "hold": gettext_lazy("Hand %(number)s, no passing."),
+}
+
+
+def direction_words(direction: str) -> str:
+    """The engine's name of a pass direction in the reader's words."""
+    return str(DIRECTIONS.get(direction, direction))
+
+
+def hand_heading(number: int, direction: str) -> str:
+    """The hand and where its cards are passed, in words ("Hand 3, passing across.")."""
+    return str(HAND_HEADINGS[direction]) % {"number": number}
+
 
 @dataclass(frozen=True)
 class Step:
@@ -106,6 +138,11 @@ class SeatState:
     total: int
     to_play: bool
 
+    @property
+    def passed_display(self) -> str:
+        """The cards passed as people read them: "Q♠, A♥, 2♣"."""
+        return ", ".join(card.display for card in self.passed)
+
 
 def replay_state(
     match: Match, players: list[GamePlayer], steps: list[Step], index: int
@@ -128,6 +165,7 @@ def replay_state(
         "next": min(index + 2, len(steps)),
         "hand": hand,
         "direction": hand.direction,
+        "heading": hand_heading(hand.number, hand.direction),
         "seats": _seat_states(hand, players, names, step),
         "trick": _table_cards(hand, step, names),
         "kitty": _kitty(hand, names),
@@ -211,7 +249,7 @@ def outcome_in_words(game: Game, players: list[GamePlayer]) -> str:
     result = game.result or {}
     places = result.get("places") or []
     if not places:  # only a game that never ended has no places
-        return "Not finished"
+        return _("Not finished")
     winners = [_name(players, seat) for seat, place in enumerate(places) if place == 1]
     forfeited = result.get("forfeited")
     if forfeited is None or result.get("reason") not in EARLY_ENDS:
@@ -247,7 +285,12 @@ def placements(game: Game, players: list[GamePlayer], match: Match) -> list[dict
 
 def hand_rows(match: Match) -> list[dict[str, Any]]:
     return [
-        {"number": hand.number, "direction": hand.direction, "points": hand.points}
+        {
+            "number": hand.number,
+            "direction": hand.direction,
+            "direction_words": direction_words(hand.direction),
+            "points": hand.points,
+        }
         for hand in played_hands(match)
     ]
 

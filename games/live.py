@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from games.engine import Match, Phase
 
@@ -49,12 +50,16 @@ def in_pool(function: Callable[..., Any]) -> Callable[..., Any]:
     A plain hand-off to the pool, not asgiref's (``DatabaseSyncToAsync``), whose bookkeeping
     around every call (its thread-sensitive contexts, the connections checked before and after)
     cost a move more than its write: the connections are checked before a call only once a
-    second a thread, and after one that failed."""
+    second a thread, and after one that failed. It runs in the caller's language (which a
+    thread of the pool would not otherwise know: Django keeps it a thread)."""
 
     async def run(*args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
         call = contextvars.copy_context().run
-        return await loop.run_in_executor(POOL, call, _looked_after, function, args, kwargs)
+        language = translation.get_language()
+        return await loop.run_in_executor(
+            POOL, call, _looked_after, function, args, kwargs, language
+        )
 
     return run
 
@@ -63,13 +68,18 @@ _checked = threading.local()  # .at: when this thread last looked at its connect
 CHECK_SECONDS = 1.0
 
 
-def _looked_after(function: Callable[..., Any], args: tuple[Any, ...], kwargs: Any) -> Any:
+def _looked_after(
+    function: Callable[..., Any], args: tuple[Any, ...], kwargs: Any, language: str | None
+) -> Any:
     now = time.monotonic()
     if now - getattr(_checked, "at", float("-inf")) > CHECK_SECONDS:
         close_old_connections()
         _checked.at = now
     try:
-        return function(*args, **kwargs)
+        if language is None or language == translation.get_language():
+            return function(*args, **kwargs)
+        with translation.override(language):
+            return function(*args, **kwargs)
     except BaseException:
         close_old_connections()  # a connection the error broke is not used again
         raise
@@ -89,10 +99,13 @@ def close_pool_connections() -> None:
         future.result()
 
 
-# A viewer as the fragments for a seat see them: (seat, person, CSRF token, invite code). All
-# the spectators who came in alike share one: (None, None, "", code).
-Variant = tuple[int | None, int | None, str, str]
-SPECTATOR: Variant = (None, None, "", "")  # without an invite code
+# A viewer as the fragments for a seat see them: (seat, person, CSRF token, invite code,
+# language). All the spectators who came in alike and read one language share one: (None, None,
+# "", code, language). Everything is rendered in the viewer's language: two screens at one table
+# in two languages are two viewers, and the fragments for everyone are rendered once a language.
+Variant = tuple[int | None, int | None, str, str, str]
+SPECTATOR: Variant = (None, None, "", "", settings.LANGUAGE_CODE)  # without an invite code
+PUBLIC = ("public", "", settings.LANGUAGE_CODE)  # what everyone sees, without a code
 
 
 @dataclass
@@ -138,7 +151,7 @@ class TableState:
 
     def moved(self) -> None:
         """The game moved on in place: what was rendered for the version before is dropped."""
-        self.before = {**self._keys.get(("public", ""), {}), **self._keys.get(SPECTATOR, {})}
+        self.before = {**self._keys.get(PUBLIC, {}), **self._keys.get(SPECTATOR, {})}
         self._carried = {
             variant: (seat_state, self._keys[variant])
             for variant, seat_state in self._seat_states.items()
@@ -161,12 +174,14 @@ class TableState:
     def seat_of(self, user: Viewer) -> int | None:
         return selectors.seat_among(self.players, user)
 
-    def variant(self, user: Viewer, code: str, csrf: str) -> Variant:
+    def variant(
+        self, user: Viewer, code: str, csrf: str, language: str = settings.LANGUAGE_CODE
+    ) -> Variant:
         me = self.seat_of(user)
         person = user.pk if user is not None and user.is_authenticated else None
         if me is None and person not in self.seated:
-            return (None, None, "", code)  # a spectator: the same as every other
-        return (me, person, csrf, code)
+            return (None, None, "", code, language)  # a spectator: like every other
+        return (me, person, csrf, code, language)
 
     def admits(self, user: Viewer, code: str | None) -> bool:
         """Whether ``user`` (with the invite ``code`` they came with) may watch the table: as
@@ -177,17 +192,18 @@ class TableState:
 
     # Contexts, keys and renders, each once a version ----------------------------------------
 
-    def public_context(self, code: str) -> Context:
-        context = self._contexts.get(("public", code))
+    def public_context(self, code: str, language: str = settings.LANGUAGE_CODE) -> Context:
+        context = self._contexts.get(("public", code, language))
         if context is None:
             game, match = self.game, self.match
             assert game is not None and match is not None
-            context = {
-                "table": self.table,
-                "code": code,
-                **table_context.public_context(game, match, self.players),
-            }
-            self._contexts[("public", code)] = context
+            with translation.override(language):
+                context = {
+                    "table": self.table,
+                    "code": code,
+                    **table_context.public_context(game, match, self.players),
+                }
+            self._contexts[("public", code, language)] = context
         return context
 
     def private_context(self, variant: Variant, user: Viewer) -> Context:
@@ -195,24 +211,26 @@ class TableState:
         if context is None:
             game, match = self.game, self.match
             assert game is not None and match is not None
-            me, _, csrf, code = variant
-            context = {
-                "table": self.table,
-                "user": user if variant[1] is not None else None,
-                "csrf_token": csrf,
-                "code": code,
-                **table_context.private_context(game, match, self.players, me),
-            }
+            me, _, csrf, code, language = variant
+            with translation.override(language):
+                context = {
+                    "table": self.table,
+                    "user": user if variant[1] is not None else None,
+                    "csrf_token": csrf,
+                    "code": code,
+                    **table_context.private_context(game, match, self.players, me),
+                }
             self._contexts[variant] = context
         return context
 
     def keys(self, variant: Variant, user: Viewer) -> Keys:
         """Every fragment's key, as the viewer of ``variant`` sees the table."""
-        code = variant[3]
-        public = self._keys.get(("public", code))
+        code, language = variant[3], variant[4]
+        public = self._keys.get(("public", code, language))
         if public is None:
-            public = fragments.keys_of(fragments.PUBLIC, self.public_context(code))
-            self._keys[("public", code)] = public
+            with translation.override(language):
+                public = fragments.keys_of(fragments.PUBLIC, self.public_context(code, language))
+            self._keys[("public", code, language)] = public
         private = self._keys.get(variant)
         if private is None:
             seat_state = self._seat_state(variant[0])
@@ -221,7 +239,8 @@ class TableState:
                 private = carried[1]
             else:
                 context = self.private_context(variant, user)
-                private = fragments.keys_of(fragments.PRIVATE, context)
+                with translation.override(variant[4]):
+                    private = fragments.keys_of(fragments.PRIVATE, context)
             self._keys[variant] = private
             self._seat_states[variant] = seat_state
         return {**public, **private}
@@ -255,18 +274,20 @@ class TableState:
     def fragment(self, fragment: fragments.Fragment, variant: Variant, user: Viewer) -> str:
         """The fragment's HTML for the viewer of ``variant``, rendered once for all alike."""
         public = fragment.audience is fragments.Audience.EVERYONE
-        slot = (fragment.id, ("public", variant[3]) if public else variant)
+        slot = (fragment.id, ("public", variant[3], variant[4]) if public else variant)
         html = self._html.get(slot)
-        if html is None and public and not variant[3] and fragment.id in self._offered:
+        shared = public and not variant[3] and variant[4] == settings.LANGUAGE_CODE
+        if html is None and shared and fragment.id in self._offered:
             key, offered = self._offered[fragment.id]
             if key == self.keys(variant, user)[fragment.id]:
                 html = self._html[slot] = offered
         if html is None:
             if public:
-                context = self.public_context(variant[3])
+                context = self.public_context(variant[3], variant[4])
             else:
                 context = self.private_context(variant, user)
-            html = self._html[slot] = fragment.render(context)
+            with translation.override(variant[4]):
+                html = self._html[slot] = fragment.render(context)
         return html
 
 
@@ -291,24 +312,41 @@ class Push:
     keys: Keys
 
 
-def whole(state: TableState, user: Viewer, *, code: str, csrf: str, site: str = "") -> Push:
-    """The whole table as ``user`` sees it: for a socket that connects, or after a gap.
-    ``site`` is the page's scheme and host, for the links given whole (a private table's
-    invite)."""
+def whole(
+    state: TableState,
+    user: Viewer,
+    *,
+    code: str,
+    csrf: str,
+    site: str = "",
+    language: str = settings.LANGUAGE_CODE,
+) -> Push:
+    """The whole table as ``user`` sees it, in ``language``: for a socket that connects, or
+    after a gap. ``site`` is the page's scheme and host, for the links given whole (a private
+    table's invite)."""
     base = {"table": state.table, "user": user, "csrf_token": csrf, "code": code, "site": site}
     game, match = state.game, state.match
-    if game is None or match is None:
-        return Push(render_to_string("games/_live.html", base), None, {})
-    me = state.seat_of(user)
-    context = {**base, **table_context.build_context(game, match, state.players, me)}
-    keys = state.keys(state.variant(user, code, csrf), user)
-    return Push(render_to_string("games/_live.html", context), state.shown, keys)
+    with translation.override(language):
+        if game is None or match is None:
+            return Push(render_to_string("games/_live.html", base), None, {})
+        me = state.seat_of(user)
+        context = {**base, **table_context.build_context(game, match, state.players, me)}
+        keys = state.keys(state.variant(user, code, csrf, language), user)
+        return Push(render_to_string("games/_live.html", context), state.shown, keys)
 
 
-def changed(state: TableState, user: Viewer, *, code: str, csrf: str, keys: Keys) -> Push:
+def changed(
+    state: TableState,
+    user: Viewer,
+    *,
+    code: str,
+    csrf: str,
+    keys: Keys,
+    language: str = settings.LANGUAGE_CODE,
+) -> Push:
     """The fragments whose key differs from ``keys`` (what the screen shows, at an earlier
-    version of the same game), each rendered once for everyone it is for."""
-    variant = state.variant(user, code, csrf)
+    version of the same game), each rendered once for everyone it is for (in its language)."""
+    variant = state.variant(user, code, csrf, language)
     new = state.keys(variant, user)
     html = "".join(
         state.fragment(fragment, variant, user)

@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from accounts.models import shown_name
 from games.engine import (
@@ -30,6 +31,7 @@ from games.engine import (
     new_seed,
     parse_cards,
 )
+from games.words import preset_title
 
 ADDED_SEED_LENGTH = 200  # characters a person may add to a deal
 
@@ -42,14 +44,14 @@ def _invite_code() -> str:
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", gettext_lazy("Waiting for players")
+        PLAYING = "playing", pgettext_lazy("a table's status", "Playing")
+        CLOSED = "closed", pgettext_lazy("a table's status", "Closed")
 
     class BotLevel(models.TextChoices):
-        EASY = "easy", "Easy"
-        NORMAL = "normal", "Normal"
-        STRONG = "strong", "Strong"
+        EASY = "easy", pgettext_lazy("bot level", "Easy")
+        NORMAL = "normal", pgettext_lazy("bot level", "Normal")
+        STRONG = "strong", pgettext_lazy("bot level", "Strong")
 
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     preset = models.CharField(max_length=20, default="standard")
@@ -92,8 +94,9 @@ class Table(models.Model):
 
     @property
     def preset_title(self) -> str:
-        preset = PRESETS.get(self.preset)
-        return preset.title if preset else "Custom"
+        if self.preset in PRESETS:
+            return preset_title(self.preset)
+        return pgettext("rule set", "Custom")
 
     @property
     def has_empty_seat(self) -> bool:
@@ -140,8 +143,8 @@ class Seat(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", pgettext_lazy("a game's status", "Playing")
+        FINISHED = "finished", pgettext_lazy("a game's status", "Finished")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(default=1)  # 1 for the first game, then rematches

@@ -35,7 +35,8 @@ from typing import Any
 from channels.layers import BaseChannelLayer
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games.engine import EndReason, HeartsError, Move, MoveKind, Phase, parse_cards, seat_view
 from moderation import gates
@@ -86,6 +87,7 @@ class Screen:
     checked: float = float("-inf")  # when its person's sanctions were last looked at
     ready: bool = False  # accepted: news may be pushed to it
     site: str = ""  # the page's scheme and host, "https://hearts.example": for whole links
+    language: str = settings.LANGUAGE_CODE  # what it reads (accounts/languages.py)
 
 
 @dataclass(eq=False)
@@ -318,24 +320,28 @@ class Relay:
         """A person's move (``mover``: their screen) or a bot's, made in a pool thread by
         ``make``; then every screen's push."""
         screens = list(self.screens)
+        # A refusal is worded in the mover's language.
+        language = settings.LANGUAGE_CODE if mover is None else mover.language
         made = await self._made_here(move) if fast_writes.available() else None
         if made is None:
             try:
-                made = await in_pool(make)(move, screens)
+                made = await in_pool(_speaking(language, make))(move, screens)
             except Exception:  # the socket must outlive a fault; the log has the details
                 log.exception("move on table %s failed", self.table_id)
                 self.state = None
                 if mover is not None:
-                    await _quietly(
-                        mover.send(flash("Something went wrong with that move: please try again"))
-                    )
+                    with translation.override(language):
+                        text = flash(_("Something went wrong with that move: please try again"))
+                    await _quietly(mover.send(text))
                 return
         state, pushes, error, news = made
         self.state = state
         if state is not None and state.shown is not None:
             self.heard = max(self.heard or state.shown, state.shown)
         if error and mover is not None:
-            await _quietly(mover.send(flash(error)))
+            with translation.override(language):
+                text = flash(error)
+            await _quietly(mover.send(text))
         if news is not None and state is not None:
             pushes = self._after(state, news)
         await self._send(pushes, state)
@@ -646,7 +652,7 @@ class Relay:
             if screen in asked:
                 showing = asked[screen]
                 if showing is not None and showing == state.shown and not seating:
-                    variant = state.variant(screen.user, screen.code, screen.csrf)
+                    variant = state.variant(screen.user, screen.code, screen.csrf, screen.language)
                     push = live.Push("", state.shown, state.keys(variant, screen.user))
                 else:
                     push = _whole(state, screen)
@@ -672,7 +678,12 @@ class Relay:
         if shown[0] != state.shown[0]:  # another game
             return _whole(state, screen)
         return live.changed(
-            state, screen.user, code=screen.code, csrf=screen.csrf, keys=screen.keys
+            state,
+            screen.user,
+            code=screen.code,
+            csrf=screen.csrf,
+            keys=screen.keys,
+            language=screen.language,
         )
 
     def _follow(self, message: dict[str, Any]) -> bool:
@@ -720,7 +731,8 @@ class Relay:
                 return False
             if screen.shown != (game, version - 1) or screen.keys is None:
                 return False
-            if state.variant(screen.user, screen.code, screen.csrf) != live.SPECTATOR:
+            variant = state.variant(screen.user, screen.code, screen.csrf, screen.language)
+            if variant != live.SPECTATOR:
                 return False
         fragments: dict[str, tuple[str, str]] = message["public"]
         for screen in list(self.screens):
@@ -752,7 +764,24 @@ class Relay:
 
 def _whole(state: TableState, screen: Screen) -> live.Push:
     """The whole table as ``screen`` shows it."""
-    return live.whole(state, screen.user, code=screen.code, csrf=screen.csrf, site=screen.site)
+    return live.whole(
+        state,
+        screen.user,
+        code=screen.code,
+        csrf=screen.csrf,
+        site=screen.site,
+        language=screen.language,
+    )
+
+
+def _speaking(language: str, make: Callable[..., Made]) -> Callable[..., Made]:
+    """``make`` run in ``language``: the words of what it refuses."""
+
+    def spoken(*args: Any) -> Made:
+        with translation.override(language):
+            return make(*args)
+
+    return spoken
 
 
 def flash(error: str) -> str:

@@ -26,6 +26,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connections, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.validators import invisible_character_in
 from games.engine import (
@@ -45,7 +47,7 @@ from games.engine import (
 from moderation import gates
 from ratings.services import rate_game
 
-from . import effects, selectors, signals
+from . import effects, selectors, signals, words
 from .effects import LOBBY_GROUP as LOBBY_GROUP
 from .effects import table_group as table_group
 from .errors import AlreadyPlaying as AlreadyPlaying
@@ -84,7 +86,7 @@ def create_table(
     elif preset in PRESETS:
         rules = PRESETS[preset].make(players, **options)
     else:
-        raise ServiceError("Choose one of the rule sets")
+        raise ServiceError(_("Choose one of the rule sets"))
     with transaction.atomic():
         table = Table.objects.create(
             host=host,
@@ -113,20 +115,20 @@ def take_seat(table_id: int, user: User, index: int, code: str | None = None) ->
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.private and not selectors.can_view(table, user, code):
-            raise ServiceError("This table is private: sit down through its invite link")
+            raise ServiceError(_("This table is private: sit down through its invite link"))
         if table.status == Table.Status.CLOSED and not table.games.exists():
-            raise ServiceError("The host has closed this table")
+            raise ServiceError(_("The host has closed this table"))
         if table.status != Table.Status.OPEN:
-            raise ServiceError("The game has started: you can watch it")
+            raise ServiceError(_("The game has started: you can watch it"))
         gates.check_may_sit(user, table)
         seats = list(table.seats.all())
         if not 0 <= index < len(seats):
-            raise ServiceError("There is no such seat")
+            raise ServiceError(_("There is no such seat"))
         seat = seats[index]
         if seat.user_id == user.pk:
             return
         if not seat.is_empty:
-            raise ServiceError("That seat is taken")
+            raise ServiceError(_("That seat is taken"))
         Seat.objects.filter(table=table, user=user).update(user=None, added_seed="")
         seat.user = user
         seat.save(update_fields=["user"])
@@ -137,9 +139,9 @@ def leave_seat(table_id: int, user: User) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status != Table.Status.OPEN:
-            raise ServiceError("The game has started: resign instead")
+            raise ServiceError(_("The game has started: resign instead"))
         if table.host_id == user.pk:
-            raise ServiceError("The host cannot leave an open table; close it instead")
+            raise ServiceError(_("The host cannot leave an open table; close it instead"))
         Seat.objects.filter(table=table, user=user).update(user=None, added_seed="")
         _table_changed(table)
 
@@ -148,20 +150,28 @@ def add_seed(table_id: int, user: User, text: str) -> None:
     """A seated person's own text for the next game's deal (the first, or a rematch), taken as
     typed (see docs/fairness.md). It can be changed until that game starts; it is public."""
     if len(text) > ADDED_SEED_LENGTH:
-        raise ServiceError(f"An added seed is at most {ADDED_SEED_LENGTH} characters")
+        raise ServiceError(
+            ngettext(
+                "An added seed is at most %(count)d character",
+                "An added seed is at most %(count)d characters",
+                ADDED_SEED_LENGTH,
+            )
+            % {"count": ADDED_SEED_LENGTH}
+        )
     if "\x00" in text or not _is_utf8(text):  # the database and SHA-256 of UTF-8 need these
-        raise ServiceError("An added seed must be plain text")
+        raise ServiceError(_("An added seed must be plain text"))
     if code := invisible_character_in(text):  # the other seats would see something else
         raise ServiceError(
-            f"An added seed cannot contain invisible or direction-changing characters ({code})"
+            _("An added seed cannot contain invisible or direction-changing characters (%(code)s)")
+            % {"code": code}
         )
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.status == Table.Status.PLAYING:  # open, or over and waiting for a rematch
-            raise ServiceError("The game has started: seeds are added before the first deal")
+            raise ServiceError(_("The game has started: seeds are added before the first deal"))
         seat = table.seats.filter(user=user).first()
         if seat is None:
-            raise ServiceError("Take a seat to add a seed")
+            raise ServiceError(_("Take a seat to add a seed"))
         seat.added_seed = text
         seat.save(update_fields=["added_seed"])
         _table_changed(table, seating=False)
@@ -182,9 +192,9 @@ def set_bot(table_id: int, user: User, index: int, bot: bool) -> None:
         _check_host(table, user)
         seat = table.seats.filter(index=index).first()
         if seat is None:
-            raise ServiceError("There is no such seat")
+            raise ServiceError(_("There is no such seat"))
         if bot and not seat.is_empty:
-            raise ServiceError("That seat is taken")
+            raise ServiceError(_("That seat is taken"))
         seat.is_bot = bot
         seat.save(update_fields=["is_bot"])
         _table_changed(table)
@@ -204,9 +214,9 @@ def close_table(table_id: int, user: User) -> None:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.host_id != user.pk:
-            raise ServiceError("Only the host can close the table")
+            raise ServiceError(_("Only the host can close the table"))
         if table.status != Table.Status.OPEN or table.games.exists():
-            raise ServiceError("A game has started at this table: it can no longer be closed")
+            raise ServiceError(_("A game has started at this table: it can no longer be closed"))
         table.status = Table.Status.CLOSED
         table.save(update_fields=["status"])
         _table_changed(table)
@@ -219,9 +229,9 @@ def new_invite_code(table_id: int, user: User) -> Table:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.host_id != user.pk:
-            raise ServiceError("Only the host can make a new invite link")
+            raise ServiceError(_("Only the host can make a new invite link"))
         if not table.private:
-            raise ServiceError("Anyone may join a public table: it has no invite link")
+            raise ServiceError(_("Anyone may join a public table: it has no invite link"))
         table.change_invite_code()
         table.save(update_fields=["invite_code"])
         _table_changed(table, seating=False)
@@ -230,7 +240,7 @@ def new_invite_code(table_id: int, user: User) -> Table:
 
 def _check_host(table: Table, user: User) -> None:
     if table.host_id != user.pk:
-        raise ServiceError("Only the host can do that")
+        raise ServiceError(_("Only the host can do that"))
     _check_open(table)
 
 
@@ -238,11 +248,11 @@ def _check_open(table: Table) -> None:
     """Seats are changed, and a game is started, only at an open table: not once its game has
     started, nor at a table its host closed, nor after its game (a rematch opens it again)."""
     if table.status == Table.Status.PLAYING:
-        raise ServiceError("The game has already started")
+        raise ServiceError(_("The game has already started"))
     if table.status == Table.Status.CLOSED:
         if table.games.exists():
-            raise ServiceError("The game is over: ask for a rematch to play again")
-        raise ServiceError("The host has closed this table")
+            raise ServiceError(_("The game is over: ask for a rematch to play again"))
+        raise ServiceError(_("The host has closed this table"))
 
 
 def start_game(table_id: int, user: User) -> Game:
@@ -251,11 +261,11 @@ def start_game(table_id: int, user: User) -> Game:
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.host_id != user.pk:
-            raise ServiceError("Only the host can start the game")
+            raise ServiceError(_("Only the host can start the game"))
         _check_open(table)
         seats = list(table.seats.select_related("user"))
         if any(seat.is_empty for seat in seats):
-            raise ServiceError("Fill every seat (people or bots) before starting")
+            raise ServiceError(_("Fill every seat (people or bots) before starting"))
         _check_players_may_play(table, seats, user)
         has_bot = any(seat.is_bot for seat in seats)
         last = table.current_game()
@@ -298,8 +308,11 @@ def _check_players_may_play(table: Table, seats: list[Seat], starter: User) -> N
             if seat.user.pk == starter.pk:
                 raise
             raise ServiceError(
-                f"{seat.user.username} cannot play at this table now: the game cannot start "
-                "until their seat is free or given to a bot"
+                _(
+                    "%(name)s cannot play at this table now: the game cannot start until their "
+                    "seat is free or given to a bot"
+                )
+                % {"name": seat.user.username}
             ) from refused
 
 
@@ -323,11 +336,11 @@ def rematch(table_id: int, user: User) -> Game:
         table = _locked_table(table_id)
         game = table.current_game()
         if game is None or not game.is_over:
-            raise ServiceError("The game is still on")
+            raise ServiceError(_("The game is still on"))
         if not table.seats.filter(user=user).exists():
-            raise ServiceError("Only the players can ask for a rematch")
+            raise ServiceError(_("Only the players can ask for a rematch"))
         if table.one_game:
-            raise ServiceError("This table was made for one game: there is no rematch")
+            raise ServiceError(_("This table was made for one game: there is no rematch"))
         table.status = Table.Status.OPEN
         table.host = user
         table.save(update_fields=["status", "host"])
@@ -406,13 +419,13 @@ def act(
     clock, or at a player's third time-out in a row under the relaxed one, it ends the game
     against the seat instead.
     """
-    for _ in range(WRITE_TRIES):
+    for _attempt in range(WRITE_TRIES):
         state = held if held is not None and not held.stale else running(game_id)
         try:
             return _act_on(state, seat, kind, version, cards, choice, timeout, publish)
         except Conflict:
             held = None
-    raise ServiceError("The table is busy: please try that move again")
+    raise ServiceError(_("The table is busy: please try that move again"))
 
 
 def _act_on(
@@ -475,7 +488,7 @@ def judge(
         move = Move(kind, seat, tuple(parse_cards(list(cards))), choice, timeout)
         events = match.apply(move)  # refuses a move it cannot make before changing anything
     except HeartsError as error:
-        raise ServiceError(str(error)) from error
+        raise ServiceError(words.refusal_text(str(error))) from error
     state.stale = True  # until the write is in: the match has moved on, the row not yet
     before = game.version
     game.version += 1

@@ -5,7 +5,8 @@ status line, the seats, the trick, the result, the scores, the deal's fairness) 
 public context, which knows no viewer: it is rendered once a move for the whole table. A
 player's own hand and buttons are read from the private context of their seat. Both are made
 of small view objects (a seat, a card of the hand, a card on the table, a trick), whose words
-come from games/words.py.
+come from games/words.py, in the language active when the context is made (the engine's words,
+its cards and refusals, are put in that language there).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from games.engine import (
     Card,
@@ -33,6 +35,7 @@ from games.engine import (
     seat_view,
     taken_in_last_hand,
 )
+from learn.reasons import anchor_for
 
 from . import words
 from .models import Game, GamePlayer
@@ -98,7 +101,7 @@ class CardInfo(_Shown):
 
     card: Card
     legal: bool
-    reason: str
+    reason: str  # why it may not be played, in words (games/words.py: refusal_text)
     received: bool  # passed to this seat this hand: shown with a brass tab
     passed: bool  # chosen to pass, until the passes are exchanged: shown marked, not playable
     # The rest follow from the hand and the view, which the hand's fragment key holds already.
@@ -130,6 +133,12 @@ class CardInfo(_Shown):
         return self.card.suit.symbol
 
     @property
+    def called(self) -> str:
+        """The card as a sentence names it ("the queen of clubs"): what the page says of the
+        cards passed to this seat."""
+        return words.card_called(self.card)
+
+    @property
     def title(self) -> str:
         """The button's tooltip: "Q♣ (passed to you): You must follow hearts"."""
         passed = self.direction if self.passed else ""
@@ -142,7 +151,9 @@ class CardInfo(_Shown):
         """What a screen reader says of the card: "queen of clubs, passed to you"."""
         passed = self.direction if self.passed else ""
         reason = self.reason if self.my_turn else ""
-        return words.card_spoken(self.card.name, reason, received=self.received, passed=passed)
+        return words.card_spoken(
+            words.card_name(self.card), reason, received=self.received, passed=passed
+        )
 
 
 @dataclass(frozen=True)
@@ -172,7 +183,13 @@ class PlayedCard(_Shown):
     @property
     def spoken(self) -> str:
         """What a screen reader says of it: "queen of clubs from Bob"."""
-        return words.played_by(self.card.name, self.player.name)
+        return words.played_by(words.card_name(self.card), self.player.name)
+
+    @property
+    def called(self) -> str:
+        """The card as a sentence names it ("the queen of clubs"): what the page says of the
+        cards played."""
+        return words.card_called(self.card)
 
 
 @dataclass(frozen=True)
@@ -190,6 +207,11 @@ class TakenShown(_Shown):
     player: PlayerInfo
     cards: list[Card]
     kitty: bool  # took the kitty too, face down
+
+    @property
+    def named_cards(self) -> list[tuple[Card, str]]:
+        """Each card taken, with its name (what a screen reader says of it)."""
+        return [(card, words.card_name(card)) for card in self.cards]
 
 
 def table_view(game: Game, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
@@ -276,7 +298,7 @@ def private_context(
         CardInfo(
             card,
             card in view.legal,
-            view.reasons.get(card, ""),
+            words.refusal_text(view.reasons.get(card, "")),
             card in received,
             card in passed,
             my_turn=view.my_turn,
@@ -292,6 +314,9 @@ def private_context(
         "me": me,
         "hand_cards": hand,
         "hand_buttons": hand_buttons(hand),
+        "refusal_links": _refusal_links(view) if view.my_turn else [],
+        "pass_direction": words.direction_words(view.direction),
+        "passed_words": words.you_passed(view.passed, view.direction) if view.passed else "",
         "passing": view.phase is Phase.PASSING and not over,
         "my_pass_done": me is not None and view.has_passed[me],
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,
@@ -299,15 +324,28 @@ def private_context(
     }
 
 
+def _refusal_links(view: SeatView) -> list[tuple[str, str]]:
+    """The different reasons among the seat's refused cards, in words, each with the anchor of
+    the rule behind it on the rules page, in the order they first appear."""
+    links: dict[str, str] = {}
+    for card in view.hand:
+        reason = view.reasons.get(card)
+        anchor = anchor_for(reason) if reason else None
+        if reason and anchor:
+            links.setdefault(words.refusal_text(reason), anchor)
+    return list(links.items())
+
+
 def hand_buttons(hand: Iterable[CardInfo]) -> SafeString:
     """The buttons of a hand's cards, each rendered once a process for all the hands that show
-    it the same way: a hand goes out with most pushes, and a card's button, of the board's
-    markup, cost the most to render."""
-    return mark_safe("".join(_card_button(card) for card in hand))
+    it the same way (in the same language): a hand goes out with most pushes, and a card's
+    button, of the board's markup, cost the most to render."""
+    language = get_language()
+    return mark_safe("".join(_card_button(card, language) for card in hand))
 
 
-@lru_cache(maxsize=8192)  # 52 cards, each shown a few dozen ways at most
-def _card_button(card: CardInfo) -> str:
+@lru_cache(maxsize=8192)  # 52 cards, each shown a few dozen ways at most, in a few languages
+def _card_button(card: CardInfo, language: str | None) -> str:
     return render_to_string("games/table.html#card-button", {"c": card})
 
 
@@ -348,7 +386,7 @@ def _trick_shown(latest: LastTrick, match: Match, infos: list[PlayerInfo]) -> Tr
         ],
         taker=Worded(
             others=words.takes(winner.name),
-            yours=words.YOU_TAKE,
+            yours=str(words.YOU_TAKE),
             seats=str(winner.seat),
             after=words.the_trick(latest.trick.points),
         ),
@@ -401,7 +439,7 @@ def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
 def _status(game: Game, view: SeatView, infos: list[PlayerInfo]) -> Worded:
     """The status line: what the table waits for, in words for the players it waits on."""
     if game.is_over:
-        return Worded(words.GAME_OVER)
+        return Worded(str(words.GAME_OVER))
     hand = view.hand_number
     if view.phase is Phase.PASSING:
         # Whether a player has passed is public (the seats say it), so the line is too.
@@ -418,7 +456,7 @@ def _status(game: Game, view: SeatView, infos: list[PlayerInfo]) -> Worded:
             yours=words.choose_your_moon(hand),
             seats=turn,
         )
-    led = view.trick[0][1].suit.plural if view.trick else ""
+    led = view.trick[0][1].suit if view.trick else None
     return Worded(
         others=words.to_play(hand, infos[view.turn].name),
         yours=words.your_turn(hand, led),

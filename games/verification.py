@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse
@@ -43,11 +43,13 @@ def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     }
     if game.is_over:
         record = game_record(game)
+        code_query = f"?code={quote(code)}" if code else ""  # as the page's other links carry it
         context.update(
             record=record,
             seed=record["seed"],
             hands=len(record["hands"]),
             form_url=reverse("verify_form") + "?" + urlencode(_form_query(record)),
+            record_url=reverse("game_record", args=[game.pk]) + code_query,
         )
     return render(request, "games/verify.html", context)
 

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from chat import selectors as chat_selectors
@@ -139,11 +140,13 @@ def seat_action(request: HttpRequest, table_id: int, action: str, index: int = 0
             services.rematch(table_id, user)
         elif action == "close":
             services.close_table(table_id, user)
-            messages.success(request, "Your table is closed: it has left the lobby.")
+            messages.success(request, _("Your table is closed: it has left the lobby."))
             return redirect("lobby")
         elif action == "invite":
             table = services.new_invite_code(table_id, user)
-            messages.success(request, "Here is the new invite link: the old one no longer works.")
+            messages.success(
+                request, _("Here is the new invite link: the old one no longer works.")
+            )
     except services.ServiceError as error:
         messages.error(request, str(error))
     return redirect(_table_url(table))
@@ -163,11 +166,11 @@ def _table_for(request: HttpRequest, table_id: int) -> tuple[Table, str | None]:
 @login_required
 def add_seed(request: HttpRequest, table_id: int) -> HttpResponse:
     """A seated person's own seed for the next game's deal."""
-    table, _ = _table_for(request, table_id)
+    table, _code = _table_for(request, table_id)
     try:
         services.add_seed(table_id, _user(request), request.POST.get("seed", ""))
     except services.ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Your seed is added: it will go into every deal of the game.")
+        messages.success(request, _("Your seed is added: it will go into every deal of the game."))
     return redirect(_table_url(table))

@@ -5,8 +5,13 @@ Every sentence about the rules is built from the ``Rules`` values and the engine
 the words can never disagree with the game being played. Pages (the table, the lobby, the rules
 pages) call :func:`describe` for the full list and :func:`summary` for one line; the create-table
 form, the rules pages' table of differences, the game pages, the profile and the staff's pages
-take their option names, ordinals and end reasons from here. No Django import: the words are
-plain strings.
+take their option names, ordinals and end reasons from here.
+
+Each sentence is one message of the site's catalogs (locale/), with named placeholders, in the
+language active when it is asked for: the functions translate when called, the module's tables
+(option names, end reasons) are lazy and translate when shown. The engine has no Django and words
+in English; its cards, suits, pass directions and refusals are put in the page's language here
+(:func:`card_name`, :func:`suit_name`, :func:`direction_words`, :func:`refusal_text`).
 
 >>> summary(Rules())
 '4 players · to 100 · moon: others take 26'
@@ -18,13 +23,20 @@ plain strings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
+
+from django.utils.functional import lazy
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games.engine import (
+    ALL_CARDS,
     CARD_SECONDS,
     PASS_SECONDS,
+    PRESETS,
     Card,
     Clock,
     EndReason,
@@ -33,6 +45,7 @@ from games.engine import (
     MoonRule,
     Move,
     MoveKind,
+    Refusal,
     Rules,
     ShortPack,
     Suit,
@@ -50,13 +63,223 @@ _STANDARD: Final = Rules()
 MINUS: Final = "\N{MINUS SIGN}"
 
 
+def _fill(text: object, values: Mapping[str, object]) -> str:
+    return str(text) % values
+
+
+# A lazy message with its placeholders filled in when shown, in the language of that moment:
+# ``_lazy_filled(gettext_lazy("The %(queen)s breaks hearts"), {"queen": "Q♠"})``.
+_lazy_filled = lazy(_fill, str)
+
+
+class _Translated(dict[str, Any]):
+    """Lazy words by key, each translated when looked up (``table[key]``, ``table.get(key)``):
+    a page or a record that looks one up gets plain words, in the language of that moment.
+    Tables read while modules load (a form's labels, a model's choices) stay plain dicts of
+    lazy words instead."""
+
+    def __getitem__(self, key: str) -> str:
+        return str(super().__getitem__(key))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = super().get(key)
+        return default if value is None else str(value)
+
+
+def _minus(number: int) -> str:
+    """A number taken off, with a true minus sign (``MINUS``) before it."""
+    return f"{MINUS}{number}"
+
+
+def _plural_count(number: int) -> int:
+    """The number that picks a plural form: points may be negative, and minus ten are
+    "points" as ten are (minus one stays as it is, plural in English as it always read)."""
+    return number if number >= -1 else -number
+
+
+def and_list(items: list[str]) -> str:
+    """Words listed: "a", "a and b", "a, b and c".
+
+    >>> and_list(["alice"]), and_list(["alice", "bob", "carol"])
+    ('alice', 'alice, bob and carol')
+    """
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
+
+
+# The engine's cards, suits and directions in words -------------------------------------------
+
+# A suit in a card's name ("the queen of spades").
+_SUITS_IN_NAMES: Final = {
+    Suit.CLUBS: pgettext_lazy("suit in a card's name: the two of clubs", "clubs"),
+    Suit.DIAMONDS: pgettext_lazy("suit in a card's name: the two of diamonds", "diamonds"),
+    Suit.HEARTS: pgettext_lazy("suit in a card's name: the two of hearts", "hearts"),
+    Suit.SPADES: pgettext_lazy("suit in a card's name: the two of spades", "spades"),
+}
+# A suit on its own ("You must follow clubs", "your turn (clubs led)").
+_SUITS: Final = {
+    Suit.CLUBS: pgettext_lazy("suit: you must follow clubs", "clubs"),
+    Suit.DIAMONDS: pgettext_lazy("suit: you must follow diamonds", "diamonds"),
+    Suit.HEARTS: pgettext_lazy("suit: you must follow hearts", "hearts"),
+    Suit.SPADES: pgettext_lazy("suit: you must follow spades", "spades"),
+}
+# A card's name, by rank from the two: what a screen reader says of it ("queen of spades").
+_NAMES: Final = (
+    gettext_lazy("two of %(suit)s"),
+    gettext_lazy("three of %(suit)s"),
+    gettext_lazy("four of %(suit)s"),
+    gettext_lazy("five of %(suit)s"),
+    gettext_lazy("six of %(suit)s"),
+    gettext_lazy("seven of %(suit)s"),
+    gettext_lazy("eight of %(suit)s"),
+    gettext_lazy("nine of %(suit)s"),
+    gettext_lazy("ten of %(suit)s"),
+    gettext_lazy("jack of %(suit)s"),
+    gettext_lazy("queen of %(suit)s"),
+    gettext_lazy("king of %(suit)s"),
+    gettext_lazy("ace of %(suit)s"),
+)
+# The same with its article, as a sentence names it ("Bob plays the queen of spades").
+_CALLED: Final = (
+    gettext_lazy("the two of %(suit)s"),
+    gettext_lazy("the three of %(suit)s"),
+    gettext_lazy("the four of %(suit)s"),
+    gettext_lazy("the five of %(suit)s"),
+    gettext_lazy("the six of %(suit)s"),
+    gettext_lazy("the seven of %(suit)s"),
+    gettext_lazy("the eight of %(suit)s"),
+    gettext_lazy("the nine of %(suit)s"),
+    gettext_lazy("the ten of %(suit)s"),
+    gettext_lazy("the jack of %(suit)s"),
+    gettext_lazy("the queen of %(suit)s"),
+    gettext_lazy("the king of %(suit)s"),
+    gettext_lazy("the ace of %(suit)s"),
+)
+# The engine's pass directions (``pass_direction_name``), as they follow "pass": "pass left".
+_DIRECTIONS: Final = {
+    "left": pgettext_lazy("pass direction: pass left", "left"),
+    "right": pgettext_lazy("pass direction: pass right", "right"),
+    "across": pgettext_lazy("pass direction: pass across", "across"),
+    "two left": pgettext_lazy("pass direction: pass two seats to the left", "two left"),
+    "two right": pgettext_lazy("pass direction: pass two seats to the right", "two right"),
+    "hold": pgettext_lazy("pass direction: a hand without passing", "hold"),
+}
+_BY_DISPLAY: Final = {card.display: card for card in ALL_CARDS}
+
+
+def card_name(card: Card) -> str:
+    """A card in words, as a screen reader says it (the engine's ``Card.name``).
+
+    >>> card_name(QUEEN)
+    'queen of spades'
+    """
+    return _NAMES[card.rank - 2] % {"suit": _SUITS_IN_NAMES[card.suit]}
+
+
+def card_called(card: Card) -> str:
+    """A card in words with its article, as a sentence names it.
+
+    >>> card_called(JACK)
+    'the jack of diamonds'
+    """
+    return _CALLED[card.rank - 2] % {"suit": _SUITS_IN_NAMES[card.suit]}
+
+
+def suit_name(suit: Suit) -> str:
+    """A suit on its own, in the plural (the engine's ``Suit.plural``): "clubs"."""
+    return str(_SUITS[suit])
+
+
+def direction_words(direction: str) -> str:
+    """A pass direction (``pass_direction_name``: "left", "two right", "hold") in words."""
+    words = _DIRECTIONS.get(direction)
+    return direction if words is None else str(words)
+
+
+# The engine's refusals of a card, in words ---------------------------------------------------
+
+
+def refusal_words(refusal: Refusal, *, card: Card | None = None, suit: Suit | None = None) -> str:
+    """Why a card may not be played (the engine's :class:`Refusal`), in the page's language:
+    ``card`` is the card it names (the one not held, the one the first lead must be), ``suit``
+    the suit to follow; as ``Refusal.words`` says it in English.
+
+    >>> refusal_words(Refusal.FOLLOW_SUIT, suit=Suit.CLUBS)
+    'You must follow clubs'
+    """
+    shown = "" if card is None else card.display
+    if refusal is Refusal.PASSING:
+        return _("Cards are being passed: choose three to pass first")
+    if refusal is Refusal.HAND_OVER:
+        return _("The hand is over")
+    if refusal is Refusal.NOT_YOUR_TURN:
+        return _("It is not your turn")
+    if refusal is Refusal.NOT_HELD:
+        return _("You do not hold the %(card)s") % {"card": shown}
+    if refusal is Refusal.FIRST_LEAD:
+        return _("The first lead must be the %(card)s") % {"card": shown}
+    if refusal is Refusal.HEARTS_NOT_BROKEN:
+        return _("Hearts are not broken yet")
+    if refusal is Refusal.FIRST_TRICK:
+        return _("No points on the first trick")
+    if refusal is Refusal.FOLLOW_SUIT:
+        return _("You must follow %(suit)s") % {"suit": "" if suit is None else suit_name(suit)}
+    return _("The old queen rule: the %(queen)s must be discarded now") % {"queen": QUEEN.display}
+
+
+# The engine's other refusals of a move (its errors' English words), in the reader's language.
+ENGINE_ERRORS: dict[str, Any] = {
+    f"Choose exactly {PASS_SIZE} different cards to pass": gettext_lazy(
+        "Choose exactly 3 different cards to pass"
+    ),
+    "You can only pass cards from your own hand": gettext_lazy(
+        "You can only pass cards from your own hand"
+    ),
+    "This is not the time to pass cards": gettext_lazy("This is not the time to pass cards"),
+    "You have already passed": gettext_lazy("You have already passed"),
+    "There is no moon to score": gettext_lazy("There is no moon to score"),
+    "Only the player who shot the moon chooses how it scores": gettext_lazy(
+        "Only the player who shot the moon chooses how it scores"
+    ),
+    "Choose 'others' (they take the points) or 'self' (you lose them)": gettext_lazy(
+        "Choose 'others' (they take the points) or 'self' (you lose them)"
+    ),
+    "The game is over": gettext_lazy("The game is over"),
+}
+
+
+def refusal_text(text: str) -> str:
+    """The engine's words for a refusal (``Hand.why_not``, an error's message) in the page's
+    language; other words as they are.
+
+    >>> refusal_text("The first lead must be the 2♣"), refusal_text("Play something")
+    ('The first lead must be the 2♣', 'Play something')
+    """
+    refusal = Refusal.of(text) if text else None
+    if refusal is None:
+        other = ENGINE_ERRORS.get(text)
+        return text if other is None else str(other)
+    named = text[len(refusal.words()) :]  # what follows the fixed words: a card or a suit
+    if refusal in (Refusal.NOT_HELD, Refusal.FIRST_LEAD):
+        card = _BY_DISPLAY.get(named)
+        return text if card is None else refusal_words(refusal, card=card)
+    if refusal is Refusal.FOLLOW_SUIT:
+        suit = next((suit for suit in Suit if suit.plural == named), None)
+        return text if suit is None else refusal_words(refusal, suit=suit)
+    return refusal_words(refusal)
+
+
+# The rules in words ----------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class RuleLine:
     """One rule in words.
 
     ``option`` is the :class:`Rules` field it describes (``"moon"``, ``"target"``...) or a
     topic derived from several (``"pass"``, ``"points"``); ``title`` is a short heading and
-    ``text`` one or two plain English sentences.
+    ``text`` one or two plain sentences.
     """
 
     option: str
@@ -75,183 +298,226 @@ def describe(rules: Rules) -> list[RuleLine]:
 
 def summary(rules: Rules) -> str:
     """One short line: players, target and moon, then whatever differs from Standard."""
-    parts = [f"{rules.players} players", f"to {rules.target}", _moon_short(rules)]
+    parts = [
+        ngettext("%(count)s player", "%(count)s players", rules.players) % {"count": rules.players},
+        pgettext("the target score, in a table's summary", "to %(target)s")
+        % {"target": rules.target},
+        _moon_short(rules),
+    ]
     parts += [text for option, text in _extras(rules) if _differs(rules, option)]
     return " · ".join(parts)
 
 
 def _players(rules: Rules) -> RuleLine:
-    text = (
-        f"{rules.players} players, {rules.hand_size} cards each, dealt from a pack of"
-        f" {len(rules.deck)}. The deal moves one seat to the left every hand."
-    )
-    return RuleLine("players", "Players and cards", text)
+    text = ngettext(
+        "%(players)s player, %(cards)s cards each, dealt from a pack of %(pack)s. The deal"
+        " moves one seat to the left every hand.",
+        "%(players)s players, %(cards)s cards each, dealt from a pack of %(pack)s. The deal"
+        " moves one seat to the left every hand.",
+        rules.players,
+    ) % {"players": rules.players, "cards": rules.hand_size, "pack": len(rules.deck)}
+    return RuleLine("players", _("Players and cards"), text)
 
 
 def _short_pack(rules: Rules) -> RuleLine:
     if rules.kitty_size:
-        left = (
-            "The card left over"
-            if rules.kitty_size == 1
-            else f"The {rules.kitty_size} cards left over"
-        )
-        text = (
-            f"{left} after the deal {'lies' if rules.kitty_size == 1 else 'lie'} face down as"
-            " a kitty. Whoever wins the first trick that holds a penalty card takes the kitty"
-            " too: its cards score for that player but never join a hand."
-        )
-        return RuleLine("short_pack", "The kitty", text)
+        text = ngettext(
+            "The card left over after the deal lies face down as a kitty. Whoever wins the first"
+            " trick that holds a penalty card takes the kitty too: its cards score for that"
+            " player but never join a hand.",
+            "The %(count)s cards left over after the deal lie face down as a kitty. Whoever wins"
+            " the first trick that holds a penalty card takes the kitty too: its cards score for"
+            " that player but never join a hand.",
+            rules.kitty_size,
+        ) % {"count": rules.kitty_size}
+        return RuleLine("short_pack", _("The kitty"), text)
     removed = rules.removed_cards
     if not removed:
-        return RuleLine("short_pack", "The pack", "The whole pack is dealt; nothing is left over.")
-    text = f"{_card_list(removed)} {_be(len(removed))} taken out so that the pack deals evenly."
-    return RuleLine("short_pack", "Cards taken out", text)
+        return RuleLine(
+            "short_pack", _("The pack"), _("The whole pack is dealt; nothing is left over.")
+        )
+    text = ngettext(
+        "%(cards)s is taken out so that the pack deals evenly.",
+        "%(cards)s are taken out so that the pack deals evenly.",
+        len(removed),
+    ) % {"cards": _card_list(removed)}
+    return RuleLine("short_pack", _("Cards taken out"), text)
 
 
 def _passing(rules: Rules) -> RuleLine:
     directions = [pass_direction_name(offset, rules.players) for offset in rules.pass_cycle]
-    passes = [d for d in directions if d != "hold"]
-    text = (
-        f"Before the play each player passes {PASS_SIZE} cards, chosen before seeing what"
-        f" arrives. The direction changes every hand: {', '.join(passes)}, then a hand with no"
-        " passing, and round again."
-    )
-    return RuleLine("pass", "Passing", text)
+    passes = [direction_words(d) for d in directions if d != "hold"]
+    text = ngettext(
+        "Before the play each player passes %(count)s card, chosen before seeing what arrives."
+        " The direction changes every hand: %(directions)s, then a hand with no passing, and"
+        " round again.",
+        "Before the play each player passes %(count)s cards, chosen before seeing what arrives."
+        " The direction changes every hand: %(directions)s, then a hand with no passing, and"
+        " round again.",
+        PASS_SIZE,
+    ) % {"count": PASS_SIZE, "directions": ", ".join(passes)}
+    return RuleLine("pass", _("Passing"), text)
 
 
 def _points(rules: Rules) -> RuleLine:
     hearts = [card for card in rules.deck if card.suit is Suit.HEARTS]
-    text = (
-        f"Each heart you take costs {hearts[0].points} point and the {QUEEN.display} costs"
-        f" {QUEEN.points}: {points_in_play(rules)} points in every hand. Low scores are good."
-    )
-    return RuleLine("points", "Penalty cards", text)
+    text = ngettext(
+        "Each heart you take costs %(heart)s point and the %(queen)s costs %(queen_points)s:"
+        " %(total)s points in every hand. Low scores are good.",
+        "Each heart you take costs %(heart)s points and the %(queen)s costs %(queen_points)s:"
+        " %(total)s points in every hand. Low scores are good.",
+        hearts[0].points,
+    ) % {
+        "heart": hearts[0].points,
+        "queen": QUEEN.display,
+        "queen_points": QUEEN.points,
+        "total": points_in_play(rules),
+    }
+    return RuleLine("points", _("Penalty cards"), text)
 
 
 def _tricks(rules: Rules) -> RuleLine:
-    text = (
-        f"Play goes to the left, one card from each of the {rules.players} players per trick."
+    text = _(
+        "Play goes to the left, one card from each of the %(players)s players per trick."
         " Anyone holding the suit that opened the trick must play it; a player without it may"
         " play anything. The best card in the opening suit wins the trick and starts the next."
-    )
-    return RuleLine("tricks", "Tricks and following suit", text)
+    ) % {"players": rules.players}
+    return RuleLine("tricks", _("Tricks and following suit"), text)
 
 
 def _first_lead(rules: Rules) -> RuleLine:
     if rules.first_lead is FirstLead.LEFT_OF_DEALER:
-        text = (
+        text = _(
             "The player to the left of the dealer leads the first trick with any card they"
             " like, except a heart."
         )
+    elif rules.short_pack is ShortPack.KITTY:
+        text = _(
+            "Whoever holds the lowest club leads it to the first trick: the %(club)s, or the"
+            " next club up when it lies in the kitty."
+        ) % {"club": rules.lowest_club_in_pack.display}
     else:
-        club = rules.lowest_club_in_pack.display
-        text = f"Whoever holds the {club} leads it to the first trick."
-        if rules.short_pack is ShortPack.KITTY:
-            text = (
-                f"Whoever holds the lowest club leads it to the first trick: the {club}, or the"
-                " next club up when it lies in the kitty."
-            )
-    return RuleLine("first_lead", "The first lead", text)
+        text = _("Whoever holds the %(club)s leads it to the first trick.") % {
+            "club": rules.lowest_club_in_pack.display
+        }
+    return RuleLine("first_lead", _("The first lead"), text)
 
 
 def _first_trick(rules: Rules) -> RuleLine:
     if rules.points_on_first_trick:
-        text = f"Hearts and the {QUEEN.display} may be played on the first trick."
+        text = _("Hearts and the %(queen)s may be played on the first trick.")
     else:
-        text = (
-            f"No points on the first trick: no heart and no {QUEEN.display} may be played"
-            " to it, unless a hand holds nothing else."
+        text = _(
+            "No points on the first trick: no heart and no %(queen)s may be played to it,"
+            " unless a hand holds nothing else."
         )
-    return RuleLine("points_on_first_trick", "The first trick", text)
+    return RuleLine("points_on_first_trick", _("The first trick"), text % {"queen": QUEEN.display})
 
 
 def _breaking_hearts(rules: Rules) -> RuleLine:
-    breaker = f"a heart or the {QUEEN.display}" if rules.queen_breaks_hearts else "a heart"
-    text = (
-        f"Hearts may not be led until {breaker} has been played to a trick (hearts are"
-        " broken), unless the leader holds nothing but hearts."
-    )
-    if not rules.queen_breaks_hearts:
-        text += f" Playing the {QUEEN.display} does not break hearts."
-    return RuleLine("queen_breaks_hearts", "Breaking hearts", text)
+    if rules.queen_breaks_hearts:
+        text = _(
+            "Hearts may not be led until a heart or the %(queen)s has been played to a trick"
+            " (hearts are broken), unless the leader holds nothing but hearts."
+        )
+    else:
+        text = _(
+            "Hearts may not be led until a heart has been played to a trick (hearts are"
+            " broken), unless the leader holds nothing but hearts. Playing the %(queen)s does"
+            " not break hearts."
+        )
+    return RuleLine("queen_breaks_hearts", _("Breaking hearts"), text % {"queen": QUEEN.display})
 
 
 def _moon(rules: Rules) -> RuleLine:
-    points = moon_value(rules)
-    start = "Take every penalty card in a hand and you shoot the moon:"
-    endings = {
-        MoonRule.OTHERS: f"everybody else takes {points} and you take nothing.",
-        MoonRule.SELF: f"you take {points} off your total and the others take nothing.",
-        MoonRule.CHOOSE: (
-            f"you choose whether everybody else takes {points} or you take {points} off."
-        ),
-        MoonRule.AUTOMATIC: (
-            f"everybody else takes {points}, except when giving them away would finish the"
-            f" match with someone doing better than you: then {points} come off your own total."
-        ),
-    }
-    return RuleLine("moon", "Shooting the moon", f"{start} {endings[rules.moon]}")
+    if rules.moon is MoonRule.OTHERS:
+        text = _(
+            "Take every penalty card in a hand and you shoot the moon: everybody else takes"
+            " %(points)s and you take nothing."
+        )
+    elif rules.moon is MoonRule.SELF:
+        text = _(
+            "Take every penalty card in a hand and you shoot the moon: you take %(points)s off"
+            " your total and the others take nothing."
+        )
+    elif rules.moon is MoonRule.CHOOSE:
+        text = _(
+            "Take every penalty card in a hand and you shoot the moon: you choose whether"
+            " everybody else takes %(points)s or you take %(points)s off."
+        )
+    else:
+        text = _(
+            "Take every penalty card in a hand and you shoot the moon: everybody else takes"
+            " %(points)s, except when giving them away would finish the match with someone"
+            " doing better than you: then %(points)s come off your own total."
+        )
+    return RuleLine("moon", _("Shooting the moon"), text % {"points": moon_value(rules)})
 
 
 def _sun(rules: Rules) -> RuleLine:
     if not rules.shoot_the_sun:
-        text = "Taking every trick counts as a moon, nothing more."
+        text = _("Taking every trick counts as a moon, nothing more.")
     else:
-        text = (
-            f"Take every trick and you shoot the sun: it scores like a moon, but with"
-            f" {moon_value(rules, sun=True)} points instead of {moon_value(rules)}."
-        )
-    return RuleLine("shoot_the_sun", "Shooting the sun", text)
+        text = _(
+            "Take every trick and you shoot the sun: it scores like a moon, but with %(sun)s"
+            " points instead of %(moon)s."
+        ) % {"sun": moon_value(rules, sun=True), "moon": moon_value(rules)}
+    return RuleLine("shoot_the_sun", _("Shooting the sun"), text)
 
 
 def _jack(rules: Rules) -> RuleLine:
     if not rules.jack_of_diamonds:
-        text = f"The {JACK.display} is an ordinary card worth nothing."
+        text = _("The %(jack)s is an ordinary card worth nothing.")
     else:
-        text = (
-            f"Whoever takes the {JACK.display} scores {MINUS}{JACK_BONUS}, on top of whatever else"
-            " the hand gives. A moon does not need it."
+        text = _(
+            "Whoever takes the %(jack)s scores %(bonus)s, on top of whatever else the hand"
+            " gives. A moon does not need it."
         )
-    return RuleLine("jack_of_diamonds", "The jack of diamonds", text)
+    text %= {"jack": JACK.display, "bonus": _minus(JACK_BONUS)}
+    return RuleLine("jack_of_diamonds", _("The jack of diamonds"), text)
 
 
 def _old_queen(rules: Rules) -> RuleLine:
     if not rules.old_queen:
-        text = f"You may keep the {QUEEN.display} for as long as you like."
+        text = _("You may keep the %(queen)s for as long as you like.")
     else:
-        text = (
-            f"Whoever holds the {QUEEN.display} must discard it at the first chance: the first"
-            " time they cannot follow suit."
+        text = _(
+            "Whoever holds the %(queen)s must discard it at the first chance: the first time"
+            " they cannot follow suit."
         )
-    return RuleLine("old_queen", "The old queen", text)
+    return RuleLine("old_queen", _("The old queen"), text % {"queen": QUEEN.display})
 
 
 def _target(rules: Rules) -> RuleLine:
-    text = (
-        f"The match ends after the hand in which somebody reaches {rules.target} points."
-        " The lowest total wins."
-    )
-    return RuleLine("target", "End of the match", text)
+    text = _(
+        "The match ends after the hand in which somebody reaches %(target)s points. The lowest"
+        " total wins."
+    ) % {"target": rules.target}
+    return RuleLine("target", _("End of the match"), text)
 
 
 def _ties(rules: Rules) -> RuleLine:
     if rules.ties is TieRule.PLAY_ON:
-        text = "If two or more share the lowest total, another hand is played to settle it."
+        text = _("If two or more share the lowest total, another hand is played to settle it.")
     else:
-        text = "Players who share the lowest total share first place."
-    return RuleLine("ties", "Equal totals", text)
+        text = _("Players who share the lowest total share first place.")
+    return RuleLine("ties", _("Equal totals"), text)
 
 
 def _clock(rules: Rules) -> RuleLine:
-    text = f"You have {CARD_SECONDS} seconds to play a card and {PASS_SECONDS} to pass. "
     if rules.clock is Clock.STRICT:
-        text += "Strict clock: missing a deadline ends the game, with that player placed last."
-    else:
-        text += (
-            "Relaxed clock: when time runs out a safe card or pass is played for you; three"
-            " time-outs in a row count as leaving the table."
+        text = _(
+            "You have %(card)s seconds to play a card and %(pass)s to pass. Strict clock:"
+            " missing a deadline ends the game, with that player placed last."
         )
-    return RuleLine("clock", "The clock", text)
+    else:
+        text = _(
+            "You have %(card)s seconds to play a card and %(pass)s to pass. Relaxed clock: when"
+            " time runs out a safe card or pass is played for you; three time-outs in a row"
+            " count as leaving the table."
+        )
+    text %= {"card": CARD_SECONDS, "pass": PASS_SECONDS}
+    return RuleLine("clock", _("The clock"), text)
 
 
 _LINES: Final[tuple[Callable[[Rules], RuleLine], ...]] = (
@@ -275,26 +541,26 @@ _LINES: Final[tuple[Callable[[Rules], RuleLine], ...]] = (
 
 def _moon_short(rules: Rules) -> str:
     points = moon_value(rules)
-    words = {
-        MoonRule.OTHERS: f"others take {points}",
-        MoonRule.SELF: f"shooter takes {MINUS}{points}",
-        MoonRule.CHOOSE: "shooter chooses",
-        MoonRule.AUTOMATIC: "automatic",
-    }
-    return f"moon: {words[rules.moon]}"
+    if rules.moon is MoonRule.OTHERS:
+        return _("moon: others take %(points)s") % {"points": points}
+    if rules.moon is MoonRule.SELF:
+        return _("moon: shooter takes %(points)s") % {"points": _minus(points)}
+    if rules.moon is MoonRule.CHOOSE:
+        return _("moon: shooter chooses")
+    return _("moon: automatic")
 
 
 def _extras(rules: Rules) -> list[tuple[str, str]]:
     return [
-        ("short_pack", "kitty" if rules.kitty_size else "cards taken out"),
-        ("points_on_first_trick", "points on the first trick"),
-        ("queen_breaks_hearts", f"{QUEEN.display} breaks hearts"),
-        ("shoot_the_sun", f"sun {moon_value(rules, sun=True)}"),
-        ("jack_of_diamonds", f"jack of diamonds {MINUS}{JACK_BONUS}"),
-        ("old_queen", "old queen"),
-        ("first_lead", "left of the dealer leads"),
-        ("ties", "ties: another hand"),
-        ("clock", "strict clock"),
+        ("short_pack", _("kitty") if rules.kitty_size else _("cards taken out")),
+        ("points_on_first_trick", _("points on the first trick")),
+        ("queen_breaks_hearts", _("%(queen)s breaks hearts") % {"queen": QUEEN.display}),
+        ("shoot_the_sun", _("sun %(points)s") % {"points": moon_value(rules, sun=True)}),
+        ("jack_of_diamonds", _("jack of diamonds %(bonus)s") % {"bonus": _minus(JACK_BONUS)}),
+        ("old_queen", _("old queen")),
+        ("first_lead", _("left of the dealer leads")),
+        ("ties", _("ties: another hand")),
+        ("clock", _("strict clock")),
     ]
 
 
@@ -304,82 +570,119 @@ def _differs(rules: Rules, option: str) -> bool:
     return bool(getattr(rules, option) != getattr(_STANDARD, option))
 
 
-def _be(number: int) -> str:
-    return "is" if number == 1 else "are"
-
-
 def _card_list(cards: tuple[Card, ...]) -> str:
-    names = [f"the {card.display}" for card in cards]
-    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return text[0].upper() + text[1:]
+    """Cards taken out of the pack, listed: "The 2♣ and the 2♦"."""
+    names = [
+        pgettext("a low card taken out of the pack: the 2♣", "the %(card)s") % {"card": c.display}
+        for c in cards
+    ]
+    return capfirst(and_list(names))
 
 
 # The options' names ------------------------------------------------------------------------
 
 # Each option's name in the rules pages' table of differences.
-OPTION_TITLES: Final = {
-    "players": "Players",
-    "short_pack": "Leftover cards",
-    "first_lead": "First lead",
-    "points_on_first_trick": "Points on the first trick",
-    "queen_breaks_hearts": f"The {QUEEN.display} breaks hearts",
-    "moon": "Shooting the moon",
-    "shoot_the_sun": "Shooting the sun",
-    "jack_of_diamonds": f"Jack of diamonds {MINUS}{JACK_BONUS}",
-    "old_queen": "The old queen rule",
-    "target": "Target",
-    "ties": "Equal lowest totals",
-    "clock": "Clock",
-}
+OPTION_TITLES: Final = _Translated(
+    {
+        "players": gettext_lazy("Players"),
+        "short_pack": gettext_lazy("Leftover cards"),
+        "first_lead": gettext_lazy("First lead"),
+        "points_on_first_trick": gettext_lazy("Points on the first trick"),
+        "queen_breaks_hearts": _lazy_filled(
+            gettext_lazy("The %(queen)s breaks hearts"), {"queen": QUEEN.display}
+        ),
+        "moon": gettext_lazy("Shooting the moon"),
+        "shoot_the_sun": gettext_lazy("Shooting the sun"),
+        "jack_of_diamonds": _lazy_filled(
+            gettext_lazy("Jack of diamonds %(bonus)s"), {"bonus": _minus(JACK_BONUS)}
+        ),
+        "old_queen": gettext_lazy("The old queen rule"),
+        "target": gettext_lazy("Target"),
+        "ties": gettext_lazy("Equal lowest totals"),
+        "clock": gettext_lazy("Clock"),
+    }
+)
 # Short words for each option's values, for that table.
-OPTION_VALUES: Final[dict[str, dict[str, str]]] = {
-    "short_pack": {ShortPack.REMOVE: "taken out", ShortPack.KITTY: "kitty"},
-    "first_lead": {
-        FirstLead.LOWEST_CLUB: "lowest club",
-        FirstLead.LEFT_OF_DEALER: "left of the dealer",
-    },
-    "moon": {
-        MoonRule.OTHERS: "others +26",
-        MoonRule.SELF: f"shooter {MINUS}26",
-        MoonRule.CHOOSE: "shooter chooses",
-        MoonRule.AUTOMATIC: "automatic",
-    },
-    "ties": {TieRule.SHARE: "share first place", TieRule.PLAY_ON: "play another hand"},
-    "clock": {Clock.RELAXED: "relaxed", Clock.STRICT: "strict"},
+OPTION_VALUES: Final[dict[str, dict[str, Any]]] = {
+    "short_pack": _Translated(
+        {
+            ShortPack.REMOVE: gettext_lazy("taken out"),
+            ShortPack.KITTY: gettext_lazy("kitty"),
+        }
+    ),
+    "first_lead": _Translated(
+        {
+            FirstLead.LOWEST_CLUB: gettext_lazy("lowest club"),
+            FirstLead.LEFT_OF_DEALER: gettext_lazy("left of the dealer"),
+        }
+    ),
+    "moon": _Translated(
+        {
+            MoonRule.OTHERS: gettext_lazy("others +26"),
+            MoonRule.SELF: _lazy_filled(gettext_lazy("shooter %(points)s"), {"points": _minus(26)}),
+            MoonRule.CHOOSE: gettext_lazy("shooter chooses"),
+            MoonRule.AUTOMATIC: gettext_lazy("automatic"),
+        }
+    ),
+    "ties": _Translated(
+        {
+            TieRule.SHARE: gettext_lazy("share first place"),
+            TieRule.PLAY_ON: gettext_lazy("play another hand"),
+        }
+    ),
+    "clock": _Translated(
+        {
+            Clock.RELAXED: pgettext_lazy("the clock", "relaxed"),
+            Clock.STRICT: pgettext_lazy("the clock", "strict"),
+        }
+    ),
 }
-YES_NO: Final = {True: "yes", False: "no"}
-ALLOWED: Final = {True: "allowed", False: "forbidden"}
+YES_NO: Final = {True: gettext_lazy("yes"), False: gettext_lazy("no")}
+ALLOWED: Final = {True: gettext_lazy("allowed"), False: gettext_lazy("forbidden")}
 
 # Each option's label on the create-table form, and the words of its choices.
-FORM_LABELS: Final = {
-    "target": "Target",
-    "moon": "Shooting the moon",
-    "short_pack": "Odd cards",
-    "first_lead": "First lead",
-    "ties": "Tied lowest",
-    "clock": "Clock",
-    "points_on_first_trick": "Points allowed on the first trick",
-    "queen_breaks_hearts": "The queen breaks hearts",
-    "shoot_the_sun": "Shooting the sun",
-    "jack_of_diamonds": f"Jack of diamonds {MINUS}{JACK_BONUS}",
-    "old_queen": "Old queen rule",
+FORM_LABELS: Final[dict[str, Any]] = {
+    "target": gettext_lazy("Target"),
+    "moon": gettext_lazy("Shooting the moon"),
+    "short_pack": gettext_lazy("Odd cards"),
+    "first_lead": gettext_lazy("First lead"),
+    "ties": gettext_lazy("Tied lowest"),
+    "clock": gettext_lazy("Clock"),
+    "points_on_first_trick": gettext_lazy("Points allowed on the first trick"),
+    "queen_breaks_hearts": gettext_lazy("The queen breaks hearts"),
+    "shoot_the_sun": gettext_lazy("Shooting the sun"),
+    "jack_of_diamonds": _lazy_filled(
+        gettext_lazy("Jack of diamonds %(bonus)s"), {"bonus": _minus(JACK_BONUS)}
+    ),
+    "old_queen": gettext_lazy("Old queen rule"),
 }
-FORM_CHOICES: Final[dict[str, dict[str, str]]] = {
+FORM_CHOICES: Final[dict[str, dict[str, Any]]] = {
     "moon": {
-        MoonRule.OTHERS: "Everybody else takes 26",
-        MoonRule.SELF: "The shooter takes 26 off",
-        MoonRule.CHOOSE: "The shooter chooses",
-        MoonRule.AUTOMATIC: "Automatic: others +26 unless that leaves the shooter behind",
+        MoonRule.OTHERS: gettext_lazy("Everybody else takes 26"),
+        MoonRule.SELF: gettext_lazy("The shooter takes 26 off"),
+        MoonRule.CHOOSE: gettext_lazy("The shooter chooses"),
+        MoonRule.AUTOMATIC: gettext_lazy(
+            "Automatic: others +26 unless that leaves the shooter behind"
+        ),
     },
-    "short_pack": {ShortPack.REMOVE: "Take low cards out", ShortPack.KITTY: "Deal them to a kitty"},
+    "short_pack": {
+        ShortPack.REMOVE: gettext_lazy("Take low cards out"),
+        ShortPack.KITTY: gettext_lazy("Deal them to a kitty"),
+    },
     "first_lead": {
-        FirstLead.LOWEST_CLUB: "The lowest club leads",
-        FirstLead.LEFT_OF_DEALER: "The player left of the dealer leads",
+        FirstLead.LOWEST_CLUB: gettext_lazy("The lowest club leads"),
+        FirstLead.LEFT_OF_DEALER: gettext_lazy("The player left of the dealer leads"),
     },
-    "ties": {TieRule.SHARE: "share", TieRule.PLAY_ON: "play another hand"},
-    "clock": {Clock.RELAXED: "relaxed", Clock.STRICT: "strict"},
+    "ties": {
+        TieRule.SHARE: gettext_lazy("share"),
+        TieRule.PLAY_ON: gettext_lazy("play another hand"),
+    },
+    "clock": {
+        Clock.RELAXED: pgettext_lazy("the clock", "relaxed"),
+        Clock.STRICT: pgettext_lazy("the clock", "strict"),
+    },
 }
-AS_THE_SET_SAYS: Final = "As the rule set says"
+AS_THE_SET_SAYS: Final = gettext_lazy("As the rule set says")
 
 
 # The rules in short, one sentence an option (the game pages) ---------------------------------
@@ -387,52 +690,76 @@ AS_THE_SET_SAYS: Final = "As the rule set says"
 
 def rules_in_short(rules: Rules) -> list[str]:
     """One short sentence per option, as the table's players met them."""
-    lines = [f"{rules.players} players, to {rules.target} points."]
+    lines = [
+        ngettext(
+            "%(players)s player, to %(target)s points.",
+            "%(players)s players, to %(target)s points.",
+            rules.players,
+        )
+        % {"players": rules.players, "target": rules.target}
+    ]
     if rules.removed_cards:
         removed = ", ".join(card.display for card in rules.removed_cards)
-        lines.append(f"Removed from the pack: {removed}.")
+        lines.append(_("Removed from the pack: %(cards)s.") % {"cards": removed})
     if rules.short_pack is ShortPack.KITTY and rules.kitty_size:
+        # The English reads "cards" for one card too, as the game pages always said it.
         lines.append(
-            f"A kitty of {rules.kitty_size} cards goes to whoever takes the first penalty card."
+            ngettext(
+                "A kitty of %(count)s cards goes to whoever takes the first penalty card.",
+                "A kitty of %(count)s cards goes to whoever takes the first penalty card.",
+                rules.kitty_size,
+            )
+            % {"count": rules.kitty_size}
         )
     if rules.first_lead is FirstLead.LOWEST_CLUB:
-        lines.append("The lowest club in play leads the first trick.")
+        lines.append(_("The lowest club in play leads the first trick."))
     else:
-        lines.append("The player left of the dealer leads the first trick.")
+        lines.append(_("The player left of the dealer leads the first trick."))
     lines.append(
-        "Points may be played on the first trick."
+        _("Points may be played on the first trick.")
         if rules.points_on_first_trick
-        else f"No hearts and no {QUEEN.display} on the first trick."
+        else _("No hearts and no %(queen)s on the first trick.") % {"queen": QUEEN.display}
     )
     if rules.queen_breaks_hearts:
-        lines.append(f"The {QUEEN.display} breaks hearts.")
+        lines.append(_("The %(queen)s breaks hearts.") % {"queen": QUEEN.display})
     lines.append(_MOON_IN_SHORT[rules.moon])
     if rules.shoot_the_sun:
-        lines.append("Shooting the sun (every trick) counts 52.")
+        lines.append(_("Shooting the sun (every trick) counts 52."))
     if rules.jack_of_diamonds:
-        lines.append(f"The {JACK.display} takes {JACK_BONUS} points off whoever wins it.")
+        lines.append(
+            _("The %(jack)s takes %(points)s points off whoever wins it.")
+            % {"jack": JACK.display, "points": JACK_BONUS}
+        )
     if rules.old_queen:
-        lines.append(f"The {QUEEN.display} must be discarded at the first chance.")
+        lines.append(
+            _("The %(queen)s must be discarded at the first chance.") % {"queen": QUEEN.display}
+        )
     lines.append(
-        "Equal lowest totals share first place."
+        _("Equal lowest totals share first place.")
         if rules.ties is TieRule.SHARE
-        else "Equal lowest totals play another hand."
+        else _("Equal lowest totals play another hand.")
     )
     lines.append(
-        "Strict clock: a missed deadline ends the game."
+        _("Strict clock: a missed deadline ends the game.")
         if rules.clock is Clock.STRICT
-        else "Relaxed clock: the table plays for a player out of time."
+        else _("Relaxed clock: the table plays for a player out of time.")
     )
     return lines
 
 
-_MOON_IN_SHORT: Final = {
-    MoonRule.OTHERS: "Shooting the moon adds 26 to everyone else.",
-    MoonRule.SELF: "Shooting the moon takes 26 off the shooter.",
-    MoonRule.CHOOSE: "The moon shooter chooses: 26 to everyone else or 26 off their own total.",
-    MoonRule.AUTOMATIC: "Shooting the moon adds 26 to everyone else, unless that leaves the "
-    "shooter behind at the end; then 26 come off the shooter instead.",
-}
+_MOON_IN_SHORT: Final = _Translated(
+    {
+        MoonRule.OTHERS: gettext_lazy("Shooting the moon adds 26 to everyone else."),
+        MoonRule.SELF: gettext_lazy("Shooting the moon takes 26 off the shooter."),
+        MoonRule.CHOOSE: gettext_lazy(
+            "The moon shooter chooses: 26 to everyone else or 26 off their own total."
+        ),
+        MoonRule.AUTOMATIC: gettext_lazy(
+            "Shooting the moon adds 26 to everyone else, unless that leaves the shooter behind at"
+            " the end; then 26 come off the shooter instead."
+        ),
+    }
+)
 
 
 # Places, end reasons and results -------------------------------------------------------------
@@ -444,7 +771,7 @@ def empty_seat(seat: int) -> str:
     >>> empty_seat(0)
     'Seat 1'
     """
-    return f"Seat {seat + 1}"
+    return _("Seat %(number)s") % {"number": seat + 1}
 
 
 def ordinal(number: int) -> str:
@@ -453,29 +780,45 @@ def ordinal(number: int) -> str:
     >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
     ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
     """
+    if number == 1:
+        return pgettext("a place: first", "1st")
     if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
+        text = pgettext("a place: 4th, 11th, 12th, 13th...", "%(number)sth")
+    elif number % 10 == 1:
+        text = pgettext("a place: 21st, 31st...", "%(number)sst")
+    elif number % 10 == 2:
+        text = pgettext("a place: 2nd, 22nd...", "%(number)snd")
+    elif number % 10 == 3:
+        text = pgettext("a place: 3rd, 23rd...", "%(number)srd")
+    else:
+        text = pgettext("a place: 4th, 11th, 12th, 13th...", "%(number)sth")
+    return text % {"number": number}
 
 
 # How a game ended early, after the name of the player it ended against: "carol ran out of
 # time" (the game pages and the replay).
-ENDED_EARLY: Final[dict[str, str]] = {
-    EndReason.RESIGNED: "resigned",
-    EndReason.LEFT: "left",
-    EndReason.TIMED_OUT: "ran out of time",
-}
+ENDED_EARLY: Final[dict[str, str]] = _Translated(
+    {
+        EndReason.RESIGNED: pgettext_lazy("a game ended early: carol resigned", "resigned"),
+        EndReason.LEFT: pgettext_lazy("a game ended early: carol left", "left"),
+        EndReason.TIMED_OUT: pgettext_lazy(
+            "a game ended early: carol ran out of time", "ran out of time"
+        ),
+    }
+)
 # The same, as a note after that player's line of the table's result: "(out of time)".
-ENDED_EARLY_NOTES: Final[dict[str, str]] = {
-    EndReason.RESIGNED: "resigned",
-    EndReason.LEFT: "left",
-    EndReason.TIMED_OUT: "out of time",
-}
+ENDED_EARLY_NOTES: Final[dict[str, str]] = _Translated(
+    {
+        EndReason.RESIGNED: pgettext_lazy("a note on a result line: (resigned)", "resigned"),
+        EndReason.LEFT: pgettext_lazy("a note on a result line: (left)", "left"),
+        EndReason.TIMED_OUT: pgettext_lazy("a note on a result line: (out of time)", "out of time"),
+    }
+)
 # The same, for the staff's list of abandonments.
-ABANDONMENT_REASONS: Final[dict[str, str]] = {
-    EndReason.LEFT: "Three time-outs in a row",
-    EndReason.TIMED_OUT: "A missed deadline (strict clock)",
-    EndReason.RESIGNED: "Resigned before the last hand",
+ABANDONMENT_REASONS: Final[dict[str, Any]] = {
+    EndReason.LEFT: gettext_lazy("Three time-outs in a row"),
+    EndReason.TIMED_OUT: gettext_lazy("A missed deadline (strict clock)"),
+    EndReason.RESIGNED: gettext_lazy("Resigned before the last hand"),
 }
 
 
@@ -483,8 +826,10 @@ def ended_by_clock(reason: str, name: str) -> str:
     """The table's notice of a game the clock ended against ``name`` (``reason`` is ``left``
     or ``timed out``)."""
     if reason == EndReason.LEFT:
-        return f"{name} ran out of time three times in a row and left the game."
-    return f"{name} ran out of time: the game ends against them."
+        return _("%(name)s ran out of time three times in a row and left the game.") % {
+            "name": name
+        }
+    return _("%(name)s ran out of time: the game ends against them.") % {"name": name}
 
 
 def result_line(place: int, name: str, total: int, ended_early: str | None = None) -> str:
@@ -494,8 +839,25 @@ def result_line(place: int, name: str, total: int, ended_early: str | None = Non
     >>> result_line(4, "bob", 60, "timed out")
     '4th: bob, 60 points (out of time)'
     """
-    note = f" ({ENDED_EARLY_NOTES[ended_early]})" if ended_early in ENDED_EARLY_NOTES else ""
-    return f"{ordinal(place)}: {name}, {total} points{note}"
+    # The English reads "points" for one point too, as the table always said it.
+    values = {"place": ordinal(place), "name": name, "total": total}
+    count = _plural_count(total)
+    if ended_early in ENDED_EARLY_NOTES:
+        values["note"] = ENDED_EARLY_NOTES[ended_early]
+        return (
+            ngettext(
+                "%(place)s: %(name)s, %(total)s points (%(note)s)",
+                "%(place)s: %(name)s, %(total)s points (%(note)s)",
+                count,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(place)s: %(name)s, %(total)s points", "%(place)s: %(name)s, %(total)s points", count
+        )
+        % values
+    )
 
 
 def outcome(winners: list[str], ended_early: tuple[str, str] | None = None) -> str:
@@ -506,13 +868,19 @@ def outcome(winners: list[str], ended_early: tuple[str, str] | None = None) -> s
     'Shared by alice and bob; carol ran out of time'
     """
     if len(winners) == 1:
-        text = f"Won by {winners[0]}"
+        text = _("Won by %(name)s") % {"name": winners[0]}
     else:
-        text = f"Shared by {', '.join(winners[:-1])} and {winners[-1]}"
-    if ended_early is not None:
-        name, reason = ended_early
-        text += f"; {name} {ENDED_EARLY[reason]}"
-    return text
+        text = _("Shared by %(names)s") % {"names": and_list(winners)}
+    if ended_early is None:
+        return text
+    name, reason = ended_early
+    if reason == EndReason.RESIGNED:
+        ended = _("%(outcome)s; %(name)s resigned")
+    elif reason == EndReason.LEFT:
+        ended = _("%(outcome)s; %(name)s left")
+    else:
+        ended = _("%(outcome)s; %(name)s ran out of time")
+    return ended % {"outcome": text, "name": name}
 
 
 # The replay in words -------------------------------------------------------------------------
@@ -523,43 +891,62 @@ def replay_step(hand: Hand, made: int, names: list[str], resign: Move | None = N
     end by ``resign`` (a resignation's move: ``choice`` is how it ended)."""
     if resign is not None:
         reason = resign.choice or EndReason.RESIGNED
-        return f"{names[resign.seat]} {ENDED_EARLY[reason]}: the game ends."
+        name = {"name": names[resign.seat]}
+        if reason == EndReason.LEFT:
+            return _("%(name)s left: the game ends.") % name
+        if reason == EndReason.TIMED_OUT:
+            return _("%(name)s ran out of time: the game ends.") % name
+        return _("%(name)s resigned: the game ends.") % name
     if made == 0:
-        dealer = names[hand.dealer]
+        dealt = {"number": hand.number, "dealer": names[hand.dealer]}
         if hand.pass_offset == 0:
-            return f"Hand {hand.number}, dealt by {dealer}: a hold hand, no passing."
-        return (
-            f"Hand {hand.number}, dealt by {dealer}: everyone passes three cards {hand.direction}."
-        )
+            return _("Hand %(number)s, dealt by %(dealer)s: a hold hand, no passing.") % dealt
+        return _(
+            "Hand %(number)s, dealt by %(dealer)s: everyone passes three cards %(direction)s."
+        ) % {**dealt, "direction": direction_words(hand.direction)}
     move = hand.moves[made - 1]
     words = _move_words(hand, move, names)
     if move.timeout:
-        words += " (the table moved for them: time ran out)"
+        words = _("%(move)s (the table moved for them: time ran out)") % {"move": words}
     words += "."
     if move.kind == MoveKind.PASS and made == hand.players:
-        words += " The passes change hands."
+        words += " " + _("The passes change hands.")
     if move.kind == MoveKind.PLAY and not hand.trick:
         trick = hand.tricks[-1]
-        words += f" {names[trick.winner]} takes the trick"
-        words += f" ({points_words(trick.points)})." if trick.points else "."
+        taker = {"name": names[trick.winner], "points": points_words(trick.points)}
+        if trick.points:
+            words += " " + _("%(name)s takes the trick (%(points)s).") % taker
+        else:
+            words += " " + _("%(name)s takes the trick.") % taker
     if made == len(hand.moves) and hand.points is not None:
-        words += f" Hand {hand.number} scores: {_scores(zip(names, hand.points, strict=True))}."
+        scores = _scores(zip(names, hand.points, strict=True))
+        words += " " + _("Hand %(number)s scores: %(scores)s.") % {
+            "number": hand.number,
+            "scores": scores,
+        }
     return words
 
 
 def _move_words(hand: Hand, move: Move, names: list[str]) -> str:
     name = names[move.seat]
     if move.kind == MoveKind.PASS:
-        cards = ", ".join(card.display for card in move.cards)
-        target = names[hand.pass_target(move.seat)]
-        return f"{name} passes {cards} {hand.direction} to {target}"
+        return _("%(name)s passes %(cards)s %(direction)s to %(target)s") % {
+            "name": name,
+            "cards": ", ".join(card.display for card in move.cards),
+            "direction": direction_words(hand.direction),
+            "target": names[hand.pass_target(move.seat)],
+        }
     if move.kind == MoveKind.PLAY:
         card = move.cards[0]
-        return f"{name} plays the {card.display} ({card.name})"
-    value = moon_value(hand.rules)
+        return _("%(name)s plays the %(card)s (%(card_name)s)") % {
+            "name": name,
+            "card": card.display,
+            "card_name": card_name(card),
+        }
+    value = {"name": name, "points": moon_value(hand.rules)}
     if move.choice == MoonRule.OTHERS:
-        return f"{name} shot the moon and chose adding {value} to everyone else"
-    return f"{name} shot the moon and chose taking {value} off their own total"
+        return _("%(name)s shot the moon and chose adding %(points)s to everyone else") % value
+    return _("%(name)s shot the moon and chose taking %(points)s off their own total") % value
 
 
 def points_words(points: int) -> str:
@@ -568,14 +955,18 @@ def points_words(points: int) -> str:
     >>> points_words(1), points_words(0)
     ('1 point', '0 points')
     """
-    return f"{points} point{'' if points == 1 else 's'}"
+    return ngettext("%(count)s point", "%(count)s points", _plural_count(points)) % {
+        "count": points
+    }
 
 
 # The verification form's words for what happens to the cards that do not divide evenly.
-VERIFY_SHORT_PACK: Final[dict[str, str]] = {
-    ShortPack.REMOVE: "Removed from the pack",
-    ShortPack.KITTY: "Dealt to a kitty",
-}
+VERIFY_SHORT_PACK: Final[dict[str, str]] = _Translated(
+    {
+        ShortPack.REMOVE: gettext_lazy("Removed from the pack"),
+        ShortPack.KITTY: gettext_lazy("Dealt to a kitty"),
+    }
+)
 
 
 # At the table: its status line, its notices, and what its seats, cards and tricks say --------
@@ -584,8 +975,9 @@ VERIFY_SHORT_PACK: Final[dict[str, str]] = {
 # players ("your turn") and one for everyone else ("Bob to play"): the table sends both, and
 # each screen shows its own (games/table_context.py, ``Worded``).
 
-GAME_OVER: Final = "The game is over."
-YOU_TAKE: Final = "You take"
+GAME_OVER: Final = gettext_lazy("The game is over.")
+# The taker of a trick, for them; :func:`the_trick` follows it.
+YOU_TAKE: Final = pgettext_lazy("the taker of a trick, followed by: the trick", "You take")
 
 
 def seat_facts(cards: int, points: int, total: int) -> str:
@@ -594,18 +986,32 @@ def seat_facts(cards: int, points: int, total: int) -> str:
     >>> seat_facts(13, 1, 20)
     '13 cards · 1 point · total 20'
     """
-    return f"{cards} cards · {points_words(points)} · total {total}"
+    return _("%(cards)s · %(points)s · total %(total)s") % {
+        "cards": ngettext("%(count)s card", "%(count)s cards", cards) % {"count": cards},
+        "points": points_words(points),
+        "total": total,
+    }
 
 
 def card_title(card: str, reason: str, *, received: bool, passed: str) -> str:
     """The tooltip of a card (``card``: its display) in a player's hand: whether it was passed
-    to them, the direction they chose to pass it (``passed``, if they did) and why they may not
-    play it.
+    to them, the direction they chose to pass it (``passed``, the engine's name for it, if they
+    did) and why they may not play it (``reason``, in words already).
 
     >>> card_title("Q♣", "You must follow hearts", received=True, passed="")
     'Q♣ (passed to you): You must follow hearts'
     """
-    return _card_words(card, reason, received, passed, _CARD_TITLE)
+    text = card
+    if received:
+        text = _("%(card)s (passed to you)") % {"card": text}
+    if passed:
+        text = _("%(card)s (passed %(direction)s)") % {
+            "card": text,
+            "direction": direction_words(passed),
+        }
+    if reason:
+        text = _("%(card)s: %(reason)s") % {"card": text, "reason": reason}
+    return text
 
 
 def card_spoken(card: str, reason: str, *, received: bool, passed: str) -> str:
@@ -615,34 +1021,29 @@ def card_spoken(card: str, reason: str, *, received: bool, passed: str) -> str:
     >>> card_spoken("queen of clubs", "You must follow hearts", received=False, passed="left")
     'queen of clubs, passed left. You must follow hearts'
     """
-    return _card_words(card, reason, received, passed, _CARD_SPOKEN)
-
-
-# How a card's notes join it: passed to you, passed in a direction, and the reason.
-_CARD_TITLE: Final = (" (passed to you)", " (passed {})", ": {}")
-_CARD_SPOKEN: Final = (", passed to you", ", passed {}", ". {}")
-
-
-def _card_words(
-    card: str, reason: str, received: bool, passed: str, forms: tuple[str, str, str]
-) -> str:
-    to_you, passed_to, why = forms
-    return (
-        card
-        + (to_you if received else "")
-        + (passed_to.format(passed) if passed else "")
-        + (why.format(reason) if reason else "")
-    )
+    text = card
+    if received:
+        text = _("%(card)s, passed to you") % {"card": text}
+    if passed:
+        text = _("%(card)s, passed %(direction)s") % {
+            "card": text,
+            "direction": direction_words(passed),
+        }
+    if reason:
+        text = _("%(card)s. %(reason)s") % {"card": text, "reason": reason}
+    return text
 
 
 def played_by(card: str, name: str) -> str:
     """A card on the table and who played it ("Q♣ from Bob"; "queen of clubs from Bob")."""
-    return f"{card} from {name}"
+    return _("%(card)s from %(name)s") % {"card": card, "name": name}
 
 
 def takes(name: str) -> str:
     """The taker of a trick, for everyone but them ("Bob takes"; for them, ``YOU_TAKE``)."""
-    return f"{name} takes"
+    return pgettext("the taker of a trick, followed by: the trick", "%(name)s takes") % {
+        "name": name
+    }
 
 
 def the_trick(points: int) -> str:
@@ -651,53 +1052,83 @@ def the_trick(points: int) -> str:
     >>> takes("Bob") + the_trick(2), YOU_TAKE + the_trick(0)
     ('Bob takes the trick: 2 points', 'You take the trick')
     """
-    return f" the trick: {points_words(points)}" if points else " the trick"
+    if points:
+        return pgettext(
+            "follows the taker of a trick: Bob takes / You take", " the trick: %(points)s"
+        ) % {"points": points_words(points)}
+    return pgettext("follows the taker of a trick: Bob takes / You take", " the trick")
 
 
 def waiting_for_passes(hand: int, direction: str) -> str:
-    return f"Hand {hand}: waiting for everyone to pass {direction}."
+    """``direction``: the engine's name of the pass direction, as are those below."""
+    return _("Hand %(number)s: waiting for everyone to pass %(direction)s.") % {
+        "number": hand,
+        "direction": direction_words(direction),
+    }
 
 
 def choose_your_pass(hand: int, direction: str) -> str:
-    return f"Hand {hand}: choose three cards to pass {direction}."
+    return _("Hand %(number)s: choose three cards to pass %(direction)s.") % {
+        "number": hand,
+        "direction": direction_words(direction),
+    }
 
 
 def choosing_moon(hand: int, name: str) -> str:
-    return f"Hand {hand}: {name} shot the moon and is choosing how it scores."
+    return _("Hand %(number)s: %(name)s shot the moon and is choosing how it scores.") % {
+        "number": hand,
+        "name": name,
+    }
 
 
 def choose_your_moon(hand: int) -> str:
-    return f"Hand {hand}: you shot the moon! Choose how it scores."
+    return _("Hand %(number)s: you shot the moon! Choose how it scores.") % {"number": hand}
 
 
 def to_play(hand: int, name: str) -> str:
-    return f"Hand {hand}: {name} to play."
+    return _("Hand %(number)s: %(name)s to play.") % {"number": hand, "name": name}
 
 
-def your_turn(hand: int, led: str) -> str:
-    """The status line on a player's turn, with the suit ``led`` (its plural) to the trick, or
-    "" when they lead it.
+def your_turn(hand: int, led: Suit | None) -> str:
+    """The status line on a player's turn, with the suit ``led`` to the trick, or ``None``
+    when they lead it.
 
-    >>> your_turn(3, "clubs"), your_turn(3, "")
+    >>> your_turn(3, Suit.CLUBS), your_turn(3, None)
     ('Hand 3: your turn (clubs led).', 'Hand 3: your lead.')
     """
-    return f"Hand {hand}: your turn ({led} led)." if led else f"Hand {hand}: your lead."
+    if led is None:
+        return _("Hand %(number)s: your lead.") % {"number": hand}
+    return _("Hand %(number)s: your turn (%(suit)s led).") % {
+        "number": hand,
+        "suit": suit_name(led),
+    }
+
+
+def you_passed(cards: Iterable[Card], direction: str) -> str:
+    """What a player passed, until the passes are exchanged: "You passed 2♣, 3♣, 4♣ left."."""
+    return _("You passed %(cards)s %(direction)s.") % {
+        "cards": ", ".join(card.display for card in cards),
+        "direction": direction_words(direction),
+    }
 
 
 # The table's notices of the move it made for a player out of time.
 
 
 def passed_for(name: str) -> str:
-    return f"Time ran out for {name}: the table passed three cards for them."
+    return _("Time ran out for %(name)s: the table passed three cards for them.") % {"name": name}
 
 
 def moon_chosen_for(name: str) -> str:
-    return f"Time ran out for {name}: the table chose how the moon scores."
+    return _("Time ran out for %(name)s: the table chose how the moon scores.") % {"name": name}
 
 
 def played_for(name: str, card: str) -> str:
     """``card``: the display of the card the table played."""
-    return f"Time ran out for {name}: the table played the {card} for them."
+    return _("Time ran out for %(name)s: the table played the %(card)s for them.") % {
+        "name": name,
+        "card": card,
+    }
 
 
 def hand_scored(hand: int, scores: list[tuple[str, int]]) -> str:
@@ -706,9 +1137,31 @@ def hand_scored(hand: int, scores: list[tuple[str, int]]) -> str:
     >>> hand_scored(2, [("alice", 0), ("bob", 26)])
     'Hand 2 scored: alice +0, bob +26.'
     """
-    return f"Hand {hand} scored: {_scores(scores)}."
+    return _("Hand %(number)s scored: %(scores)s.") % {"number": hand, "scores": _scores(scores)}
 
 
 def _scores(scores: Iterable[tuple[str, int]]) -> str:
     """Each player's points, signed: "alice +0, bob +26"."""
     return ", ".join(f"{name} {points:+d}" for name, points in scores)
+
+
+# The rule sets' names ---------------------------------------------------------------------------
+
+# The engine's presets (games/engine/rules.py PRESETS) by key, named in the reader's language.
+PRESET_TITLES: dict[str, Any] = {
+    "standard": pgettext_lazy("rule set", "Standard"),
+    "published": pgettext_lazy("rule set", "Published"),
+    "classic": pgettext_lazy("rule set", "Classic"),
+    "club": pgettext_lazy("rule set", "Club"),
+    "encyclopedia": pgettext_lazy("rule set", "Encyclopedia"),
+}
+
+
+def preset_title(key: str) -> str:
+    """A rule set's name in the reader's language ("Standard"); the engine's for one added
+    there and not yet here."""
+    title = PRESET_TITLES.get(key)
+    if title is not None:
+        return str(title)
+    preset = PRESETS.get(key)
+    return preset.title if preset else key

@@ -78,9 +78,11 @@ MIDDLEWARE = [
     "hearts_site.middleware.refuse_other_methods",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.languages.chosen_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.sign_out_the_sanctioned",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -338,8 +340,17 @@ CONTENT_SECURITY_POLICY = {
 }
 
 LANGUAGE_CODE = "en"
+# The languages the site speaks, each named in itself for the footer's menu (accounts/
+# languages.py: the account's choice, the cookie, then the browser's Accept-Language).
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("es", "Español")]
+# The catalogs of the words in templates/ and hearts_site/; each app keeps its own in its
+# locale/ (./dev messages makes them; README, "Adding a language").
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "hearts_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -13,4 +14,5 @@ urlpatterns = [
     path("staff/collusion/", include("collusion.urls")),
     path("learn/", include("learn.urls")),
     path("api/", include("api.urls")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
 ]

@@ -9,12 +9,17 @@ answers can travel with it and be checked in the browser; nothing about an answe
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Final
+
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.bots import basic, passing, policy
 from games.engine import (
@@ -25,28 +30,29 @@ from games.engine import (
     Refusal,
     Rules,
     SeatView,
+    Suit,
     TrickTaken,
     moon_candidate,
     pass_direction_name,
     seat_view,
 )
-from games.words import points_words
+from games.words import PRESET_TITLES, card_name, direction_words, refusal_words
 
-from .reasons import anchor_for
+from .reasons import anchor_of
 
 KINDS: Final = ("legal", "pass", "moon")
 TITLES: Final = {
-    "legal": "Which cards may you play?",
-    "pass": "Which three would you pass?",
-    "moon": "Stop the moon",
+    "legal": gettext_lazy("Which cards may you play?"),
+    "pass": gettext_lazy("Which three would you pass?"),
+    "moon": gettext_lazy("Stop the moon"),
 }
 ATTEMPTS: Final = 400
 
 # The tables the drills are dealt at, in turn: every named set, and the old queen rule.
-TABLES: Final[tuple[tuple[str, Rules], ...]] = (
-    *((preset.title, preset.rules) for preset in PRESETS.values()),
+TABLES: Final[tuple[tuple[str | Promise, Rules], ...]] = (
+    *((PRESET_TITLES.get(key, preset.title), preset.rules) for key, preset in PRESETS.items()),
     (
-        "Encyclopedia, with the old queen rule",
+        gettext_lazy("Encyclopedia, with the old queen rule"),
         PRESETS["encyclopedia"].rules.replace(old_queen=True),
     ),
 )
@@ -66,13 +72,29 @@ class Drill:
 
     @property
     def title(self) -> str:
-        return TITLES[self.kind]
+        return str(TITLES[self.kind])
 
 
-@lru_cache(maxsize=512)  # a position takes up to a second to find; a linked one is asked again
+def _per_language(make: Callable[[str, int], Drill]) -> Callable[[str, int], Drill]:
+    """``make`` remembered for each language: a drill's words are in its reader's."""
+
+    # A position takes up to a second to find; a linked one is asked again.
+    @functools.lru_cache(maxsize=512)
+    def remembered(kind: str, seed: int, language: str | None) -> Drill:
+        with translation.override(language):
+            return make(kind, seed)
+
+    @functools.wraps(make)
+    def drill(kind: str, seed: int) -> Drill:
+        return remembered(kind, seed, translation.get_language())
+
+    return drill
+
+
+@_per_language
 def make_drill(kind: str, seed: int) -> Drill:
-    """The drill of ``kind`` for ``seed``: the same position every time. Callers must not
-    change its ``data``, which is shared."""
+    """The drill of ``kind`` for ``seed``: the same position every time, in the words of the
+    language in use. Callers must not change its ``data``, which is shared."""
     if kind not in KINDS:
         raise ValueError(f"No drill called {kind!r}")
     table, rules = TABLES[seed % len(TABLES)]
@@ -82,8 +104,8 @@ def make_drill(kind: str, seed: int) -> Drill:
         rng = random.Random(f"{kind}:{seed}:{attempt}")
         data = build(match, rng)
         if data is not None:
-            data.update(kind=kind, seed=seed, table=table, rules=rules.to_json())
-            return Drill(kind, seed, table, rules, data)
+            data.update(kind=kind, seed=seed, table=str(table), rules=rules.to_json())
+            return Drill(kind, seed, str(table), rules, data)
     raise NoPositionError(f"No {kind} position for seed {seed}")
 
 
@@ -136,33 +158,49 @@ def _legal_answers(view: SeatView, rng: random.Random) -> dict[str, Any]:
     assert view.seat is not None
     refused = sorted(view.reasons)
     asked = rng.choice(refused)
-    reason = view.reasons[asked]
+    reason = _reason(view, view.reasons[asked])["text"]
     return {
         **_position(view),
         "legal": [str(card) for card in view.legal],
-        "reasons": {
-            str(card): {"text": text, "anchor": anchor_for(text)}
-            for card, text in view.reasons.items()
-        },
+        "reasons": _reasons(view),
         "asked": _card(asked),
         "choices": _reason_choices(view, reason),
         "answer": reason,
     }
 
 
+def _reasons(view: SeatView) -> dict[str, dict[str, Any]]:
+    """Why each refused card of the hand is refused, in words, and the rule behind it."""
+    return {str(card): _reason(view, text) for card, text in view.reasons.items()}
+
+
+def _reason(view: SeatView, engine_words: str) -> dict[str, Any]:
+    """A refusal (the engine's own words) in the reader's language, and its rule's anchor."""
+    refusal = Refusal.of(engine_words)
+    if refusal is None:
+        return {"text": engine_words, "anchor": None}
+    clubs = [card for card in view.hand if card.suit is Suit.CLUBS]
+    text = refusal_words(
+        refusal,
+        card=min(clubs) if refusal is Refusal.FIRST_LEAD and clubs else None,
+        suit=view.trick[0][1].suit if view.trick else None,
+    )
+    return {"text": text, "anchor": anchor_of(refusal)}
+
+
 def _reason_choices(view: SeatView, reason: str) -> list[str]:
     """The reasons the engine could give in this kind of position, the true one among them."""
     if view.trick:
         choices = [
-            Refusal.FOLLOW_SUIT.words(suit=view.trick[0][1].suit),
-            Refusal.FIRST_TRICK.words(),
-            Refusal.OLD_QUEEN.words(),
+            refusal_words(Refusal.FOLLOW_SUIT, suit=view.trick[0][1].suit),
+            refusal_words(Refusal.FIRST_TRICK),
+            refusal_words(Refusal.OLD_QUEEN),
         ]
     else:
         choices = [
-            Refusal.HEARTS_NOT_BROKEN.words(),
-            Refusal.FIRST_TRICK.words(),
-            Refusal.FIRST_LEAD.words(card=view.rules.lowest_club_in_pack),
+            refusal_words(Refusal.HEARTS_NOT_BROKEN),
+            refusal_words(Refusal.FIRST_TRICK),
+            refusal_words(Refusal.FIRST_LEAD, card=view.rules.lowest_club_in_pack),
         ]
     if reason not in choices:
         choices[-1] = reason
@@ -184,7 +222,7 @@ def _pass_position(match: Match, rng: random.Random) -> dict[str, Any] | None:
     credit.update({str(card): 1 for card in ranked[3:6]})
     return {
         **_position(view),
-        "direction": view.direction,
+        "direction": direction_words(view.direction),
         "ranked": [str(card) for card in ranked],
         "danger": {str(card): passing.danger(card, cards, view) for card in cards},
         "best": [str(card) for card in bot_pass],
@@ -224,10 +262,7 @@ def _moon_answers(match: Match, view: SeatView) -> dict[str, Any] | None:
         "shooter_name": _seat_name(shooter, view),
         "shooter_points": points[shooter],
         "legal": [str(card) for card in view.legal],
-        "reasons": {
-            str(card): {"text": text, "anchor": anchor_for(text)}
-            for card, text in view.reasons.items()
-        },
+        "reasons": _reasons(view),
         "outcomes": outcomes,
         "stops": stops,
     }
@@ -239,14 +274,32 @@ def _outcome(match: Match, seat: int, card: Card, shooter: int) -> dict[str, Any
     taken = next(e for e in hand.play(seat, card) if isinstance(e, TrickTaken))
     who = _seat_name(taken.seat, seat_view(match, seat))
     stops = moon_candidate(hand.penalty_points()) != shooter
-    if taken.seat == shooter:
-        text = f"{who} takes the trick" + (
-            f" and its {points_words(taken.points)}: the moon is still on" if taken.points else ""
+    points = taken.points
+    if taken.seat == shooter and points:
+        text = ngettext(
+            "%(who)s takes the trick and its %(points)s point: the moon is still on",
+            "%(who)s takes the trick and its %(points)s points: the moon is still on",
+            points,
         )
-    elif taken.points:
-        text = f"{who} takes {points_words(taken.points)}: the moon is stopped"
+    elif taken.seat == shooter:
+        text = _("%(who)s takes the trick")
+    elif taken.seat == seat and points:
+        text = ngettext(
+            "You take %(points)s point: the moon is stopped",
+            "You take %(points)s points: the moon is stopped",
+            points,
+        )
+    elif points:
+        text = ngettext(
+            "%(who)s takes %(points)s point: the moon is stopped",
+            "%(who)s takes %(points)s points: the moon is stopped",
+            points,
+        )
+    elif taken.seat == seat:
+        text = _("You take a trick without a point: the moon is still on")
     else:
-        text = f"{who} takes a trick without a point: the moon is still on"
+        text = _("%(who)s takes a trick without a point: the moon is still on")
+    text %= {"who": who, "points": points}
     return {"stops": stops, "winner": taken.seat, "points": taken.points, "text": text}
 
 
@@ -254,19 +307,31 @@ def _outcome(match: Match, seat: int, card: Card, shooter: int) -> dict[str, Any
 
 
 def _card(card: Card) -> dict[str, Any]:
-    return {"code": str(card), "display": card.display, "name": card.name, "suit": card.suit.char}
+    return {
+        "code": str(card),
+        "display": card.display,
+        "name": card_name(card),
+        "suit": card.suit.char,
+    }
+
+
+# Each seat as the drills name it, by where it sits from the reader's.
+_SEAT_NAMES: Final = {
+    # Translators: a seat, at the start of a sentence ("The player across takes the trick");
+    # inside a sentence its first letter is made small ("(the player across)").
+    "across": gettext_lazy("The player across"),
+    "left": gettext_lazy("The player on your left"),
+    "right": gettext_lazy("The player on your right"),
+    "two left": gettext_lazy("The player two to your left"),
+    "two right": gettext_lazy("The player two to your right"),
+}
 
 
 def _seat_name(seat: int, view: SeatView) -> str:
     assert view.seat is not None
     if seat == view.seat:
-        return "You"
-    where = pass_direction_name(seat - view.seat, view.players)
-    return {
-        "across": "The player across",
-        "left": "The player on your left",
-        "right": "The player on your right",
-    }.get(where, f"The player {where.replace(' ', ' to your ')}")
+        return pgettext("the reader's own seat", "You")
+    return str(_SEAT_NAMES[pass_direction_name(seat - view.seat, view.players)])
 
 
 def _from_me(view: SeatView) -> list[int]:

@@ -12,6 +12,8 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from games.engine import PRESETS, InvalidRulesError, Preset, Rules
 from games.words import ALLOWED, OPTION_TITLES, OPTION_VALUES, YES_NO, RuleLine, describe
@@ -25,7 +27,9 @@ _FALSE: Final = ("false", "0", "off", "no")
 def either(numbers: tuple[int, ...]) -> str:
     """``(3, 4, 5)`` as ``"3, 4 or 5"``."""
     words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return _("%(numbers)s or %(last)s") % {"numbers": ", ".join(words[:-1]), "last": words[-1]}
 
 
 def rules_from_query(query: Mapping[str, str]) -> Rules:
@@ -33,7 +37,7 @@ def rules_from_query(query: Mapping[str, str]) -> Rules:
     at their defaults. Raises :class:`InvalidRulesError` for an unknown option or a bad value."""
     unknown = sorted(set(query) - set(OPTIONS))
     if unknown:
-        raise InvalidRulesError(f"Unknown option: {', '.join(unknown)}")
+        raise InvalidRulesError(_("Unknown option: %(options)s") % {"options": ", ".join(unknown)})
     values: dict[str, Any] = {}
     defaults = Rules()
     for name, raw in query.items():
@@ -43,7 +47,9 @@ def rules_from_query(query: Mapping[str, str]) -> Rules:
             try:
                 values[name] = int(raw)
             except ValueError:
-                raise InvalidRulesError(f"{name} must be a whole number") from None
+                raise InvalidRulesError(
+                    _("%(option)s must be a whole number") % {"option": name}
+                ) from None
         else:
             values[name] = raw
     return Rules.from_json(values)
@@ -54,7 +60,7 @@ def _boolean(name: str, raw: str) -> bool:
         return True
     if raw.lower() in _FALSE:
         return False
-    raise InvalidRulesError(f"{name} must be true or false")
+    raise InvalidRulesError(_("%(option)s must be true or false") % {"option": name})
 
 
 def rules_url(rules: Rules | Mapping[str, Any]) -> str:
@@ -92,12 +98,22 @@ def matching_preset(rules: Rules) -> Preset | None:
 
 def offered_options(preset: Preset) -> list[str]:
     """What a host may change at a table of this set, in words."""
-    offered = [
-        OPTION_TITLES[option][0].lower() + OPTION_TITLES[option][1:] for option in preset.options
-    ]
+    offered = [_inside_a_sentence(str(OPTION_TITLES[option])) for option in preset.options]
     if len(preset.targets) > 1:
-        offered.append(f"target {either(preset.targets)}")
+        offered.append(_("target %(targets)s") % {"targets": either(preset.targets)})
     return offered
+
+
+# Languages whose nouns keep their capital inside a sentence.
+_CAPITAL_NOUNS: Final = ("de",)
+
+
+def _inside_a_sentence(title: str) -> str:
+    """A heading's words as part of a sentence: its first letter small, unless the language
+    writes its nouns with a capital."""
+    if (get_language() or "").split("-")[0] in _CAPITAL_NOUNS:
+        return title
+    return title[0].lower() + title[1:]
 
 
 def lines_by_option(rules: Rules) -> dict[str, RuleLine]:
@@ -132,9 +148,9 @@ def _value(preset: Preset, option: str) -> str:
     value = getattr(preset.rules, option)
     if isinstance(value, bool):
         words = ALLOWED if option == "points_on_first_trick" else YES_NO
-        text = words[value]
+        text = str(words[value])
     else:
-        text = OPTION_VALUES[option][str(value)]
+        text = str(OPTION_VALUES[option][str(value)])
     if option in preset.options:
-        text += " (a host may change it)"
+        text = _("%(value)s (a host may change it)") % {"value": text}
     return text

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.engine import PRESETS, InvalidRulesError, Preset, Rules
-from games.words import summary
+from games.forms import rules_refusal
+from games.words import preset_title, summary
 
 from . import drills
 from .rules_pages import (
@@ -45,10 +47,11 @@ def table_rules(request: HttpRequest) -> HttpResponse:
     try:
         rules = rules_from_query(request.GET.dict())
     except InvalidRulesError as error:
-        context = {"section": "rules", "error": str(error), "presets": _presets()}
+        # The engine's words for rules it refuses, in the reader's language.
+        context = {"section": "rules", "error": rules_refusal(str(error)), "presets": _presets()}
         return render(request, "learn/rules_invalid.html", context, status=400)
     preset = matching_preset(rules)
-    return _rules_page(request, rules, "The rules at this table", preset)
+    return _rules_page(request, rules, _("The rules at this table"), preset)
 
 
 @require_GET
@@ -56,7 +59,8 @@ def preset_rules(request: HttpRequest, key: str) -> HttpResponse:
     preset = PRESETS.get(key)
     if preset is None:
         raise Http404("No rule set of that name")
-    return _rules_page(request, preset.rules, f"{preset.title} rules", preset, named=True)
+    title = _("%(set)s rules") % {"set": preset_title(key)}
+    return _rules_page(request, preset.rules, title, preset, named=True)
 
 
 def _rules_page(
@@ -103,8 +107,8 @@ def drill(request: HttpRequest, kind: str, seed: int) -> HttpResponse:
 
 
 def _presets() -> list[tuple[str, str, str]]:
-    return [(key, preset.title, summary(preset.rules)) for key, preset in PRESETS.items()]
+    return [(key, preset_title(key), summary(preset.rules)) for key, preset in PRESETS.items()]
 
 
 def _kinds() -> list[tuple[str, str]]:
-    return [(kind, drills.TITLES[kind]) for kind in drills.KINDS]
+    return [(kind, str(drills.TITLES[kind])) for kind in drills.KINDS]

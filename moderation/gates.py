@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 
 from fairplay import penalties
 from games.errors import ServiceError
@@ -20,8 +21,10 @@ def check_may_sit(user: User, table: Table) -> None:
     check_may_play(user)
     if table.rated and is_marked(user):
         raise ServiceError(
-            "Your games are unrated while staff review your account, so rated tables are "
-            "closed to you: choose an unrated table"
+            _(
+                "Your games are unrated while staff review your account, so rated tables are "
+                "closed to you: choose an unrated table"
+            )
         )
     penalties.check_may_sit(user, table)
 
@@ -40,12 +43,14 @@ def check_may_queue(user: User) -> None:
     check_may_play(user)
     if is_marked(user):
         raise ServiceError(
-            "Your games are unrated while staff review your account, so the rated queue is "
-            "closed to you: casual tables are open"
+            _(
+                "Your games are unrated while staff review your account, so the rated queue is "
+                "closed to you: casual tables are open"
+            )
         )
     ban = penalties.ban_of(user)
     if ban is not None:
-        raise ServiceError(f"{ban.notice()}; casual tables are open to you")
+        raise ServiceError(ban.refusal())
 
 
 def may_play_rated(user: User) -> bool:

@@ -7,12 +7,15 @@ are changed only by ``moderation.sanctions``, each change with its entry.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Self, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from .permissions import PERMISSIONS
 
@@ -54,7 +57,7 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-        verbose_name_plural = "audit entries"
+        verbose_name_plural = gettext_lazy("audit entries")
         # One for each action staff take on people (moderation.permissions): every one of
         # them writes an entry here.
         permissions = list(PERMISSIONS.values())
@@ -98,8 +101,8 @@ class Sanction(models.Model):
     """
 
     class Kind(models.TextChoices):
-        SUSPENSION = "suspension", "Suspension"
-        BAN = "ban", "Ban"
+        SUSPENSION = "suspension", pgettext_lazy("a sanction", "Suspension")
+        BAN = "ban", pgettext_lazy("a sanction", "Ban")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
@@ -119,7 +122,7 @@ class Sanction(models.Model):
         indexes = [models.Index(fields=["user", "lifted_at"], name="sanction_user_lifted")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.user}"
+        return _("%(kind)s of %(user)s") % {"kind": self.get_kind_display(), "user": self.user}
 
     @property
     def notice(self) -> str:
@@ -129,9 +132,12 @@ class Sanction(models.Model):
         'Your account is banned: Cheating.'
         """
         if self.ends_at is None:
-            return f"Your account is banned: {self.reason}"
-        until = formats.date_format(timezone.localtime(self.ends_at), "j F Y, H:i T")
-        return f"Your account is suspended until {until}: {self.reason}"
+            return _("Your account is banned: %(reason)s") % {"reason": self.reason}
+        until = _until(self.ends_at)
+        return _("Your account is suspended until %(until)s: %(reason)s") % {
+            "until": until,
+            "reason": self.reason,
+        }
 
 
 class Mark(models.Model):
@@ -150,7 +156,7 @@ class Mark(models.Model):
         ordering = ["-at", "-pk"]
 
     def __str__(self) -> str:
-        return f"Mark on {self.user}: {self.reason}"
+        return _("Mark on %(user)s: %(reason)s") % {"user": self.user, "reason": self.reason}
 
 
 class ChatBan(models.Model):
@@ -175,7 +181,7 @@ class ChatBan(models.Model):
         indexes = [models.Index(fields=["user", "lifted_at"], name="chat_ban_user_lifted")]
 
     def __str__(self) -> str:
-        return f"Chat ban of {self.user}"
+        return _("Chat ban of %(user)s") % {"user": self.user}
 
     @property
     def notice(self) -> str:
@@ -185,9 +191,20 @@ class ChatBan(models.Model):
         'You are banned from chat: Insults.'
         """
         if self.ends_at is None:
-            return f"You are banned from chat: {self.reason}"
-        until = formats.date_format(timezone.localtime(self.ends_at), "j F Y, H:i T")
-        return f"You are banned from chat until {until}: {self.reason}"
+            return _("You are banned from chat: %(reason)s") % {"reason": self.reason}
+        until = _until(self.ends_at)
+        return _("You are banned from chat until %(until)s: %(reason)s") % {
+            "until": until,
+            "reason": self.reason,
+        }
+
+
+def _until(ends_at: datetime) -> str:
+    """When a sanction ends, as its notice says it: "3 May 2025, 18:00 UTC" (the format, in
+    PHP's date letters as Django reads them, is the language's own)."""
+    return formats.date_format(
+        timezone.localtime(ends_at), pgettext("date and time a sanction ends", "j F Y, H:i T")
+    )
 
 
 def chat_ban_in_force(user_id: int) -> ChatBan | None:

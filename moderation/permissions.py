@@ -14,6 +14,8 @@ others (``refusal``), so a request made by hand is refused too.
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 # The permission each action takes: its codename and its name, as the admin shows it.
 PERMISSIONS: dict[str, tuple[str, str]] = {
@@ -29,6 +31,36 @@ PERMISSIONS: dict[str, tuple[str, str]] = {
 }
 
 MODERATORS = "Moderators"  # the group that holds them (moderation/migrations)
+
+# Why staff without an action's permission may not take it, in the reader's language (the
+# permissions' names above are stored as written, by the migrations).
+NOT_PERMITTED = {
+    "suspend": gettext_lazy(
+        "You do not have permission to suspend people: a superuser can give it to you"
+    ),
+    "ban": gettext_lazy("You do not have permission to ban people: a superuser can give it to you"),
+    "lift": gettext_lazy(
+        "You do not have permission to lift suspensions and bans: a superuser can give it to you"
+    ),
+    "rename": gettext_lazy(
+        "You do not have permission to rename people: a superuser can give it to you"
+    ),
+    "mark": gettext_lazy(
+        "You do not have permission to mark players: a superuser can give it to you"
+    ),
+    "unmark": gettext_lazy(
+        "You do not have permission to lift marks: a superuser can give it to you"
+    ),
+    "close": gettext_lazy(
+        "You do not have permission to close accounts: a superuser can give it to you"
+    ),
+    "chat_ban": gettext_lazy(
+        "You do not have permission to ban people from chat: a superuser can give it to you"
+    ),
+    "chat_lift": gettext_lazy(
+        "You do not have permission to lift chat bans: a superuser can give it to you"
+    ),
+}
 
 
 def permission(action: str) -> str:
@@ -50,9 +82,12 @@ def refusal(staff: User | AnonymousUser, action: str, person: User) -> str | Non
     """Why ``staff`` may not take ``action`` on ``person``, in words fit to show them; None
     when they may."""
     if not may(staff, action):
-        what = PERMISSIONS[action][1].removeprefix("Can ")
-        return f"You do not have permission to {what}: a superuser can give it to you"
+        return str(NOT_PERMITTED[action])
     if (person.is_staff or person.is_superuser) and not staff.is_superuser:
-        rank = "a superuser" if person.is_superuser else "staff"
-        return f"{person.username} is {rank}: only a superuser may act on staff or superusers"
+        name = {"name": person.username}
+        if person.is_superuser:
+            return (
+                _("%(name)s is a superuser: only a superuser may act on staff or superusers") % name
+            )
+        return _("%(name)s is staff: only a superuser may act on staff or superusers") % name
     return None

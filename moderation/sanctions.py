@@ -26,6 +26,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import LookalikeKey, is_reserved, remember_lookalike_keys, reserve_name
 from accounts.validators import lookalike_keys, validate_username
@@ -61,7 +62,7 @@ def suspend(staff: User, user: User, *, until: datetime, reason: str, note: str 
     """Keep ``user`` out until ``until``, telling them ``reason`` (and never ``note``)."""
     _check_allowed(staff, "suspend", user)
     if until <= timezone.now():
-        raise ModerationError("A suspension ends in the future: choose a later end")
+        raise ModerationError(_("A suspension ends in the future: choose a later end"))
     return _sanction(staff, user, Sanction.Kind.SUSPENSION, until, reason, note)
 
 
@@ -79,7 +80,9 @@ def lift(staff: User, user: User, *, reason: str) -> int:
         _lock(user)
         in_force = list(Sanction.objects.in_force().filter(user=user).values_list("pk", flat=True))
         if not in_force:
-            raise ModerationError(f"{user.username} has no suspension or ban in force")
+            raise ModerationError(
+                _("%(name)s has no suspension or ban in force") % {"name": user.username}
+            )
         Sanction.objects.filter(pk__in=in_force).update(lifted_at=timezone.now())
         record(staff, "lift", user=user, reason=reason, details={"sanctions": in_force})
     return len(in_force)
@@ -94,7 +97,7 @@ def chat_ban(
     _check_reason(reason)
     _check_no_reporter_named(user, reason)
     if until is not None and until <= timezone.now():
-        raise ModerationError("A chat ban ends in the future: choose a later end, or none")
+        raise ModerationError(_("A chat ban ends in the future: choose a later end, or none"))
     with transaction.atomic():
         _lock(user)
         banned = ChatBan.objects.create(
@@ -115,7 +118,7 @@ def lift_chat_ban(staff: User, user: User, *, reason: str) -> int:
         _lock(user)
         in_force = list(ChatBan.objects.in_force().filter(user=user).values_list("pk", flat=True))
         if not in_force:
-            raise ModerationError(f"{user.username} has no chat ban in force")
+            raise ModerationError(_("%(name)s has no chat ban in force") % {"name": user.username})
         ChatBan.objects.filter(pk__in=in_force).update(lifted_at=timezone.now())
         record(staff, "chat ban lifted", user=user, reason=reason, details={"chat_bans": in_force})
     return len(in_force)
@@ -146,7 +149,7 @@ def mark(staff: User, user: User, *, reason: str) -> Mark:
     with transaction.atomic():
         _lock(user)
         if Mark.objects.filter(user=user, lifted_at__isnull=True).exists():
-            raise ModerationError(f"{user.username} is marked already")
+            raise ModerationError(_("%(name)s is marked already") % {"name": user.username})
         marked = Mark.objects.create(user=user, reason=reason, staff=staff)
         record(staff, "mark", user=user, reason=reason, details={"mark": marked.pk})
     _leave_open_tables(user, Seat.objects.filter(table__rated=True))
@@ -162,7 +165,7 @@ def unmark(staff: User, user: User, *, reason: str) -> None:
         standing = Mark.objects.filter(user=user, lifted_at__isnull=True)
         marks = list(standing.values_list("pk", flat=True))
         if not marks:
-            raise ModerationError(f"{user.username} is not marked")
+            raise ModerationError(_("%(name)s is not marked") % {"name": user.username})
         standing.update(lifted_at=timezone.now())
         record(staff, "unmark", user=user, reason=reason, details={"marks": marks})
 
@@ -174,12 +177,14 @@ def close_account(staff: User, user: User, *, reason: str) -> None:
     _check_allowed(staff, "close", user)
     _check_reason(reason)
     if user.pk == staff.pk:
-        raise ModerationError("Staff cannot close their own account")
+        raise ModerationError(_("Staff cannot close their own account"))
     with transaction.atomic():
         _lock(user)
         user.refresh_from_db(fields=["is_active"])
         if not user.is_active:
-            raise ModerationError(f"{user.username}'s account is closed already")
+            raise ModerationError(
+                _("%(name)s's account is closed already") % {"name": user.username}
+            )
         user.is_active = False
         user.save(update_fields=["is_active"])
         record(staff, "close", user=user, reason=reason)
@@ -199,7 +204,7 @@ def _sanction(
     _check_reason(reason)
     _check_no_reporter_named(user, reason)
     if user.pk == staff.pk:
-        raise ModerationError("Staff cannot suspend or ban themselves")
+        raise ModerationError(_("Staff cannot suspend or ban themselves"))
     with transaction.atomic():
         _lock(user)
         sanction = Sanction.objects.create(
@@ -247,7 +252,7 @@ def _lock(user: User) -> None:
 
 def _check_reason(reason: str) -> None:
     if not reason.strip():
-        raise ModerationError("Say why: the reason is kept in the audit log")
+        raise ModerationError(_("Say why: the reason is kept in the audit log"))
 
 
 def _check_no_reporter_named(user: User, reason: str) -> None:
@@ -257,8 +262,11 @@ def _check_no_reporter_named(user: User, reason: str) -> None:
     named = sorted({name for name in reporters if name.lower() in words})
     if named:
         raise ModerationError(
-            f"The reason is shown to {user.username}, and it names {', '.join(named)}, who "
-            "reported them: leave the name out of the reason and put it in the note for staff"
+            _(
+                "The reason is shown to %(name)s, and it names %(reporters)s, who reported them: "
+                "leave the name out of the reason and put it in the note for staff"
+            )
+            % {"name": user.username, "reporters": ", ".join(named)}
         )
 
 
@@ -269,10 +277,15 @@ def _check_name(user: User, name: str) -> None:
     except ValidationError as error:
         raise ModerationError(" ".join(error.messages)) from error
     if User.objects.filter(username__iexact=name).exclude(pk=user.pk).exists():
-        raise ModerationError("That name is already taken")
+        raise ModerationError(_("That name is already taken"))
     if is_reserved(name, but_for=user):
-        raise ModerationError(f"“{name}” is kept out of use: someone was renamed away from it")
+        raise ModerationError(
+            _("“%(name)s” is kept out of use: someone was renamed away from it") % {"name": name}
+        )
     keys = LookalikeKey.objects.filter(key__in=lookalike_keys(name)).exclude(user=user)
     holder = keys.select_related("user").order_by("user_id").first()
     if holder is not None:
-        raise ModerationError(f"“{name}” could be taken for “{holder.user.username}”")
+        raise ModerationError(
+            _("“%(name)s” could be taken for “%(holder)s”")
+            % {"name": name, "holder": holder.user.username}
+        )

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.errors import ServiceError
 from games.models import Game
@@ -35,14 +36,17 @@ def void_game(game_id: int, staff: User, reason: str) -> Game:
         raise PermissionDenied("Only staff who may change games may void one")
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Say why the game is void: the reason goes into the audit log")
+        raise ServiceError(_("Say why the game is void: the reason goes into the audit log"))
     with one_replay_at_a_time():
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=game_id)
             if game.status != Game.Status.FINISHED:
-                raise ServiceError(f"{game} is still being played: only a finished game is voided")
+                raise ServiceError(
+                    _("%(game)s is still being played: only a finished game is voided")
+                    % {"game": game}
+                )
             if game.void:
-                raise ServiceError(f"{game} is void already")
+                raise ServiceError(_("%(game)s is void already") % {"game": game})
             details = {
                 "was_rated": game.rated,
                 "rating_changes": RatingChange.objects.filter(game=game).count(),

@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PairingConfig(AppConfig):
     name = "pairing"
-    verbose_name = "Rated queue"
+    verbose_name = _("Rated queue")
     default_auto_field = "django.db.models.BigAutoField"

@@ -8,6 +8,8 @@ import contextlib
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.consumers import AccountSocket
@@ -38,7 +40,8 @@ class QueueConsumer(AccountSocket):
         await self.accept()
         if seeker is None:
             # Seated while no page of theirs was open (a reload, a restart), or never queued.
-            await self.send(text_data=await in_pool(_not_waiting)(user))
+            language = translation.get_language()
+            await self.send(text_data=await in_pool(_not_waiting)(user, language))
             return
         queue = services.Queue.of(seeker)
         await self.channel_layer.group_add(queue.group, self.channel_name)
@@ -63,7 +66,9 @@ class QueueConsumer(AccountSocket):
             await in_pool(services.page_closed)(self.user_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send(text_data=_fragment("message", {"message": "The queue takes no messages"}))
+        await self.send(
+            text_data=_fragment("message", {"message": _("The queue takes no messages")})
+        )
 
     async def queue_changed(self, event: dict[str, Any]) -> None:
         await self.send(text_data=_fragment("waiting", {"waiting": event["waiting"]}))
@@ -72,15 +77,19 @@ class QueueConsumer(AccountSocket):
         await self.send(text_data=_fragment("seated", {"url": event["url"]}))
 
     async def queue_left(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=_fragment("left", {"reason": event["reason"]}))
+        # Told by a worker in every language: this socket's.
+        reason = services.in_language(event["reason"])
+        await self.send(text_data=_fragment("left", {"reason": reason}))
 
 
 def _fragment(name: str, context: dict[str, Any]) -> str:
     return render_to_string(f"pairing/queue.html#{name}", {**context, "oob": True})
 
 
-def _not_waiting(user: Any) -> str:
+def _not_waiting(user: Any, language: str | None) -> str:
+    """In the pool, whose threads do not carry the socket's language: told it."""
     game = selectors.running_game(user)
-    if game is not None:
-        return _fragment("seated", {"url": game.table.get_absolute_url()})
-    return _fragment("left", {"reason": "You are not in the queue."})
+    with translation.override(language):
+        if game is not None:
+            return _fragment("seated", {"url": game.table.get_absolute_url()})
+        return _fragment("left", {"reason": _("You are not in the queue.")})

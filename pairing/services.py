@@ -19,20 +19,24 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, transaction
 from django.db.models import Count, F, Q, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import broadcasts, selectors, services
 from games.engine import PRESETS
 from games.errors import ServiceError
 from games.models import Table
+from games.words import preset_title
 from hearts_site import celery_app
 from moderation import gates
 from ratings.maths import BASE, MU, POINTS_PER_MU
@@ -62,7 +66,7 @@ class Queue:
 
     @property
     def title(self) -> str:
-        return f"{PRESETS[self.preset].title}, {self.players} players"
+        return rules_title(self.preset, self.players)
 
     @property
     def group(self) -> str:
@@ -75,11 +79,19 @@ class Queue:
 
     @classmethod
     def from_key(cls, key: str) -> Queue:
-        preset, _, players = key.rpartition("-")
+        preset, _dash, players = key.rpartition("-")
         queue = cls(preset, int(players)) if players.isdigit() else None
         if queue is None or queue not in QUEUES:
-            raise ServiceError("Choose one of the rule sets and table sizes offered")
+            raise ServiceError(_("Choose one of the rule sets and table sizes offered"))
         return queue
+
+
+def rules_title(preset: str, players: int) -> str:
+    """A rule set at a table size, in words: "Standard, 4 players" (the rule set's own name)."""
+    return ngettext("%(rules)s, %(players)s player", "%(rules)s, %(players)s players", players) % {
+        "rules": preset_title(preset),
+        "players": players,
+    }
 
 
 # Every rule set at each table size it is played at, Standard with four first (the default).
@@ -110,13 +122,13 @@ def check_may_join(user: User) -> None:
     gates.check_may_queue(user)
     game = selectors.running_game(user)
     if game is not None:
-        raise ServiceError("You are playing a game: finish it before joining the rated queue")
+        raise ServiceError(_("You are playing a game: finish it before joining the rated queue"))
 
 
 def join(user: User, queue: Queue) -> Seeker:
     """Put ``user`` in ``queue`` (out of any other); they keep their place if already in it."""
     if queue not in QUEUES:
-        raise ServiceError("Choose one of the rule sets and table sizes offered")
+        raise ServiceError(_("Choose one of the rule sets and table sizes offered"))
     check_may_join(user)
     now = timezone.now()
     with transaction.atomic():
@@ -272,18 +284,46 @@ def _seat(group: Sequence[Seeker], queue: Queue) -> Table | None:
     return table
 
 
-def _refused(group: Sequence[Seeker]) -> list[tuple[Seeker, str]]:
+def _refused(group: Sequence[Seeker]) -> list[tuple[Seeker, dict[str, str]]]:
     refused = []
     for seeker in group:
         try:
             check_may_join(seeker.user)
         except ServiceError as error:
-            refused.append((seeker, str(error)))
+            said = in_every_language(partial(check_may_join, seeker.user))
+            refused.append((seeker, said or {settings.LANGUAGE_CODE: str(error)}))
     return refused
 
 
-def _tell_left(user_id: int, reason: str) -> None:
+def _tell_left(user_id: int, reason: dict[str, str]) -> None:
     broadcasts.send({seeker_group(user_id): {"type": "queue.left", "reason": reason}})
+
+
+# Words for a socket ----------------------------------------------------------------------
+
+
+def in_every_language(check: Callable[[], object]) -> dict[str, str]:
+    """The refusal (a ``ServiceError``) that ``check`` raises, in each language the site speaks:
+    {language code: words}. For a refusal told over a socket by a worker, which does not know
+    the language its person reads: the socket picks theirs (:func:`in_language`)."""
+    said = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            try:
+                check()
+            except ServiceError as error:
+                said[code] = str(error)
+    return said
+
+
+def in_language(said: str | Mapping[str, str], language: str | None = None) -> str:
+    """Of words told in every language (:func:`in_every_language`), those of ``language`` (the
+    one active: the socket's), else English's, else any."""
+    if isinstance(said, str):
+        return said
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    found = said.get(language) or said.get(settings.LANGUAGE_CODE)
+    return found if found is not None else next(iter(said.values()), "")
 
 
 def _announce(queues: set[Queue]) -> None:

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from games import selectors
@@ -27,7 +28,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     seeker = services.seeker_of(user)
     if seeker is None and (game := selectors.running_game(user)) is not None:
-        messages.info(request, "You are playing a game: here it is.")
+        messages.info(request, _("You are playing a game: here it is."))
         return redirect(game.table.get_absolute_url())
     context: dict[str, object] = {"seeker": seeker}
     if seeker is not None:
@@ -53,5 +54,5 @@ def join(request: HttpRequest) -> HttpResponse:
 @login_required
 def leave(request: HttpRequest) -> HttpResponse:
     if services.leave(_user(request)):
-        messages.success(request, "You have left the rated queue.")
+        messages.success(request, _("You have left the rated queue."))
     return redirect("lobby")

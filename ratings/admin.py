@@ -10,6 +10,8 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.admin import ReadOnlyAdmin, public_links
 
@@ -26,11 +28,11 @@ class RatingAdmin(ReadOnlyAdmin):
     readonly_fields = ("user", "display", "mu", "sigma", "games", "is_provisional", "updated_at")
     fields = readonly_fields
 
-    @admin.display(description="Rating")
+    @admin.display(description=_("Rating"))
     def display(self, rating: Rating) -> int:
         return rating.display
 
-    @admin.display(description="Provisional", boolean=True)
+    @admin.display(description=_("Provisional"), boolean=True)
     def is_provisional(self, rating: Rating) -> bool:
         return rating.is_provisional
 
@@ -59,23 +61,23 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     )
     fields = readonly_fields
 
-    @admin.display(description="Game", ordering="game_id")
+    @admin.display(description=_("Game"), ordering="game_id")
     def game_link(self, change: RatingChange) -> SafeString:
         url = reverse("admin:games_game_change", args=[change.game_id])
         return format_html('<a href="{}">{}</a>', url, change.game)
 
-    @admin.display(description="Before")
+    @admin.display(description=pgettext_lazy("a rating", "Before"))
     def before(self, change: RatingChange) -> int:
         return change.display_before
 
-    @admin.display(description="After")
+    @admin.display(description=pgettext_lazy("a rating", "After"))
     def after(self, change: RatingChange) -> int:
         return change.display_after
 
-    @admin.display(description="Change")
+    @admin.display(description=pgettext_lazy("a rating", "Change"))
     def change(self, change: RatingChange) -> str:
         return f"{change.display_change:+d}"
 
-    @admin.display(description="Public pages")
+    @admin.display(description=_("Public pages"))
     def links(self, change: RatingChange) -> SafeString:
         return public_links(change.game)

@@ -1,6 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingsConfig(AppConfig):
     name = "ratings"
     default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = _("Ratings")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext as _
 
 from games.models import Game
 
@@ -82,8 +83,10 @@ class RatingChange(models.Model):
     def in_words(self) -> str:
         """The new rating and the change, as a game's result shows them: "rating 1312 (+12)",
         "rating 480 (+180, provisional)"."""
-        provisional = ", provisional" if self.is_provisional else ""
-        return f"rating {self.display_after} ({change_text(self.display_change)}{provisional})"
+        numbers = {"rating": self.display_after, "change": change_text(self.display_change)}
+        if self.is_provisional:
+            return _("rating %(rating)s (%(change)s, provisional)") % numbers
+        return _("rating %(rating)s (%(change)s)") % numbers
 
 
 class GameTally(models.Model):

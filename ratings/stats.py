@@ -18,15 +18,26 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from games.engine import EARLY_ENDS, Match, Move, Rules
+from games.engine import EARLY_ENDS, EndReason, Match, Move, Rules
 from games.models import Game, GamePlayer, MoveRecord
-from games.words import ENDED_EARLY, ordinal
+from games.words import ordinal
 
 from .maths import change_text
 from .models import GameTally, RatingChange
 
 RECENT_GAMES = 10
+
+# How a game ended against the player named, as a profile's list of games says it: "bob
+# resigned" (the game pages' words, games.words.ENDED_EARLY, in a sentence of its own).
+ENDED_EARLY_WORDS: dict[str, Promise] = {
+    EndReason.RESIGNED: gettext_lazy("%(name)s resigned"),
+    EndReason.LEFT: gettext_lazy("%(name)s left"),
+    EndReason.TIMED_OUT: gettext_lazy("%(name)s ran out of time"),
+}
 
 
 @dataclass(frozen=True)
@@ -51,16 +62,17 @@ class RecentGame:
 
     @property
     def place_text(self) -> str:
-        return ordinal(self.place) if self.place else "unplaced"
+        return ordinal(self.place) if self.place else _("unplaced")
 
     @property
     def ended_early(self) -> bool:
         return self.reason in EARLY_ENDS and bool(self.forfeited_by)
 
     @property
-    def ended_how(self) -> str:
-        """How the game ended against ``forfeited_by``, in the game pages' words."""
-        return ENDED_EARLY.get(self.reason, "")
+    def ended_early_words(self) -> str:
+        """Who ended the game early and how ("bob resigned"), in the game pages' words."""
+        words = ENDED_EARLY_WORDS.get(self.reason)
+        return str(words) % {"name": self.forfeited_by} if words else ""
 
     @property
     def rating_change_text(self) -> str:

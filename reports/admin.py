@@ -16,6 +16,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.models import Game
 
@@ -107,62 +109,72 @@ class ReportAdmin(ModelAdmin):
         here = reverse("admin:reports_report_change", args=[report.pk])
         note = request.POST.get("staff_note", "").strip()
         if not note:
-            messages.error(request, "Say in the note what you did or why there is nothing to do.")
+            messages.error(
+                request, _("Say in the note what you did or why there is nothing to do.")
+            )
             return HttpResponseRedirect(here)
         assert isinstance(request.user, User)
         try:
             DECISIONS[decision](report, request.user, note)
         except services.ReportAlreadyHandled:
-            messages.error(request, "Someone else handled this report first.")
+            messages.error(request, _("Someone else handled this report first."))
             return HttpResponseRedirect(here)
-        messages.success(request, f"Report {report.pk}: {report.get_status_display().lower()}.")
+        status = report.get_status_display().lower()
+        messages.success(
+            request, _("Report %(number)s: %(status)s.") % {"number": report.pk, "status": status}
+        )
         return HttpResponseRedirect(reverse("admin:reports_report_changelist"))
 
-    @admin.display(description="reporter")
+    @admin.display(description=gettext_lazy("reporter"))
     def reporter_link(self, report: Report) -> SafeString:
         return _profile_link(report.reporter)
 
-    @admin.display(description="reported player")
+    @admin.display(description=gettext_lazy("reported player"))
     def reported_link(self, report: Report) -> SafeString:
         return _profile_link(report.reported)
 
-    @admin.display(description="game")
+    @admin.display(description=gettext_lazy("game"))
     def game_link(self, report: Report) -> SafeString | str:
-        return _game_link(report.game) if report.game else "none"
+        return _game_link(report.game) if report.game else pgettext("nothing", "none")
 
-    @admin.display(description="chat message reported")
+    @admin.display(description=gettext_lazy("chat message reported"))
     def chat_message_shown(self, report: Report) -> SafeString | str:
         """The message as it was written (as text: nothing in it is a link or markup), its
         room and its table, with the room's messages around it in the chat's admin."""
         message = report.chat_message
         if message is None:
-            return "none"
+            return pgettext("nothing", "none")
         around = reverse("admin:chat_chatmessage_changelist")
         query = urlencode({"table__id__exact": message.table_id, "room": message.room})
+        written = _(
+            "Written {at} UTC in the {room} room of table {table}. "
+            '<a href="{url}">The room\'s other messages</a>'
+        )
         return format_html(
-            '<blockquote class="chat-reported">{}</blockquote><p>Written {} UTC in the {} '
-            'room of table {}. <a href="{}?{}">The room\'s other messages</a></p>',
+            '<blockquote class="chat-reported">{}</blockquote><p>{}</p>',
             message.text,
-            f"{message.at:%Y-%m-%d %H:%M:%S}",
-            message.get_room_display().lower(),
-            message.table_id,
-            around,
-            query,
+            format_html(
+                written,
+                at=f"{message.at:%Y-%m-%d %H:%M:%S}",
+                room=message.get_room_display().lower(),
+                table=message.table_id,
+                url=f"{around}?{query}",
+            ),
         )
 
-    @admin.display(description="the reported player's recent games")
+    @admin.display(description=gettext_lazy("the reported player's recent games"))
     def reported_games(self, report: Report) -> SafeString | str:
         return _game_links(selectors.recent_games(report.reported))
 
-    @admin.display(description="the reporter's recent games")
+    @admin.display(description=gettext_lazy("the reporter's recent games"))
     def reporter_games(self, report: Report) -> SafeString | str:
         return _game_links(selectors.recent_games(report.reporter))
 
-    @admin.display(description="other reports of the same player")
+    @admin.display(description=gettext_lazy("other reports of the same player"))
     def other_reports(self, report: Report) -> SafeString | str:
         others = selectors.other_reports_against(report)
         if not others:
-            return "none"
+            return pgettext("nothing", "none")
         rows = (
             (
                 reverse("admin:reports_report_change", args=[other.pk]),
@@ -174,7 +186,15 @@ class ReportAdmin(ModelAdmin):
             )
             for other in others
         )
-        items = format_html_join("", '<li><a href="{}">Report {}</a> ({}): {} by {}, {}</li>', rows)
+        line = _('<a href="{url}">Report {number}</a> ({date}): {category} by {reporter}, {status}')
+        items = format_html_join(
+            "",
+            "<li>{}</li>",
+            (
+                (format_html(line, url=url, number=n, date=d, category=c, reporter=r, status=s),)
+                for url, n, d, c, r, s in rows
+            ),
+        )
         return format_html("<ul>{}</ul>", items)
 
 
@@ -189,10 +209,15 @@ def _game_url(game: Game) -> str:
 
 
 def _game_link(game: Game) -> SafeString:
-    return format_html('<a href="{}">Game {}</a>', _game_url(game), game.pk)
+    return format_html(_('<a href="{url}">Game {number}</a>'), url=_game_url(game), number=game.pk)
 
 
 def _game_links(games: QuerySet[Game]) -> SafeString | str:
     rows = ((_game_url(game), game.pk, f"{game.started_at:%Y-%m-%d %H:%M}") for game in games)
-    items = format_html_join("", '<li><a href="{}">Game {}</a> ({})</li>', rows)
-    return format_html("<ul>{}</ul>", items) if items else "none"
+    line = _('<a href="{url}">Game {number}</a> ({started})')
+    items = format_html_join(
+        "",
+        "<li>{}</li>",
+        ((format_html(line, url=url, number=n, started=at),) for url, n, at in rows),
+    )
+    return format_html("<ul>{}</ul>", items) if items else pgettext("nothing", "none")

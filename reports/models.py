@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Report(models.Model):
@@ -11,16 +13,16 @@ class Report(models.Model):
     dismiss it. The staff note is for staff: the reporter only learns which of the two it was."""
 
     class Category(models.TextChoices):
-        CHEATING = "cheating", "Cheating or collusion"
-        OFFENSIVE_NAME = "offensive_name", "Offensive name"
-        ABANDONING = "abandoning", "Abandoning games"
-        ABUSE = "abuse", "Abuse"
-        OTHER = "other", "Something else"
+        CHEATING = "cheating", _("Cheating or collusion")
+        OFFENSIVE_NAME = "offensive_name", _("Offensive name")
+        ABANDONING = "abandoning", _("Abandoning games")
+        ABUSE = "abuse", _("Abuse")
+        OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ACTED_ON = "acted_on", "Acted on"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", pgettext_lazy("a report's status", "Open")
+        ACTED_ON = "acted_on", pgettext_lazy("a report's status", "Acted on")
+        DISMISSED = "dismissed", pgettext_lazy("a report's status", "Dismissed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"

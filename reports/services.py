@@ -9,6 +9,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from chat.models import ChatMessage
 from games.models import Game
@@ -32,26 +34,28 @@ def refusal(
     None when they may. A report about a game needs its reporter to have played in it, unless
     it is of a chat message (``about_chat``), which whoever read it may report."""
     if reporter.pk == reported.pk:
-        return "You cannot report yourself."
+        return _("You cannot report yourself.")
     played = about_chat or game is None or game.players.filter(user=reporter, is_bot=False).exists()
     if not played:
-        return (
+        return _(
             "You did not play in this game, so it cannot be reported from here. To report "
-            f"{reported.username}, use the link on their profile."
-        )
+            "%(name)s, use the link on their profile."
+        ) % {"name": reported.username}
     open_reports = Report.objects.filter(reporter=reporter, status=Report.Status.OPEN)
     if open_reports.filter(reported=reported).exists():
-        return (
-            f"You have already reported {reported.username}; staff will look at that report "
-            "before another one."
-        )
+        return _(
+            "You have already reported %(name)s; staff will look at that report before another one."
+        ) % {"name": reported.username}
     a_day_ago = timezone.now() - timedelta(days=1)
     limit = settings.HEARTS_REPORTS_A_DAY
     if open_reports.filter(created_at__gte=a_day_ago).count() >= limit:
-        return (
-            f"You have {limit} open reports from the last day, as many as one person may have. "
-            "You can report again once staff have handled one, or tomorrow."
-        )
+        return ngettext(
+            "You have %(count)s open report from the last day, as many as one person may "
+            "have. You can report again once staff have handled one, or tomorrow.",
+            "You have %(count)s open reports from the last day, as many as one person may "
+            "have. You can report again once staff have handled one, or tomorrow.",
+            limit,
+        ) % {"count": limit}
     return None
 
 

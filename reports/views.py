@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.history import viewable_game
@@ -34,7 +35,7 @@ def report_game_player(request: HttpRequest, game_id: int, index: int) -> HttpRe
     if player is None:
         raise Http404("No such seat")
     if player.is_bot:
-        messages.error(request, "A bot cannot be reported: it only plays the cards it is dealt.")
+        messages.error(request, _("A bot cannot be reported: it only plays the cards it is dealt."))
         return HttpResponseRedirect(back)
     if player.user is None:
         raise Http404("That player has left the site")
@@ -58,7 +59,9 @@ def _report(request: HttpRequest, reported: User, game: Game | None, back: str) 
             form.add_error(None, str(refused))
         else:
             messages.success(
-                request, f"Thank you. Staff will read your report of {reported.username}."
+                request,
+                _("Thank you. Staff will read your report of %(name)s.")
+                % {"name": reported.username},
             )
             return redirect("my_reports")
     ctx = {"form": form, "reported": reported, "game": game, "back": back}

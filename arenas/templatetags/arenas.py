@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 
 from arenas import selectors
 from arenas.models import ArenaGame
@@ -20,9 +21,23 @@ def lobby_arenas(context: template.Context) -> dict[str, Any]:
     return {**selectors.for_lobby(user), "user": user, "csrf_token": context.get("csrf_token")}
 
 
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
 @register.inclusion_tag("arenas/_profile.html")
 def arena_results(person: Any) -> dict[str, Any]:
-    return {"arenas": selectors.finished_places(person), "person": person}
+    """Each finished arena with the person's place, and the medal after it for a podium (a
+    piece of the sentence its template says, where the translation puts it)."""
+    arenas = [
+        {**item, "medal": _medal(item["row"].place)} for item in selectors.finished_places(person)
+    ]
+    return {"arenas": arenas, "person": person}
+
+
+def _medal(place: int) -> str:
+    if place not in MEDALS:
+        return ""
+    return format_html(' <span class="medal" aria-hidden="true">{}</span>', MEDALS[place])
 
 
 @register.inclusion_tag("arenas/_return.html")

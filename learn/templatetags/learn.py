@@ -1,5 +1,5 @@
 """Links into the Learn section from other pages: a table's own rules, and the rule behind a
-refused card."""
+refused card; and how the drills write a name inside a sentence."""
 
 from __future__ import annotations
 
@@ -19,6 +19,14 @@ register = template.Library()
 def learn_rules_url(rules: Rules | Mapping[str, Any]) -> str:
     """``{{ table.rules|learn_rules_url }}``: the page of that table's rules and options."""
     return rules_url(rules)
+
+
+@register.filter
+def in_sentence(words: str) -> str:
+    """``{{ seat|in_sentence }}``: a name that starts a sentence ("The player on your left"),
+    as it reads inside one: its first letter small."""
+    text = str(words)
+    return text[:1].lower() + text[1:]
 
 
 @register.filter

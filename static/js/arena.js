@@ -7,7 +7,9 @@
     const seconds = Math.max(0, Math.floor((until - Date.now()) / 1000));
     const minutes = Math.floor(seconds / 60);
     const rest = String(seconds % 60).padStart(2, "0");
-    return minutes < 60 ? `${minutes}:${rest}` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+    if (minutes < 60) return `${minutes}:${rest}`;
+    const hours = { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
+    return interpolate(gettext("%(hours)s h %(minutes)s min"), hours, true);
   }
 
   function tick() {

@@ -29,12 +29,12 @@
     const link = shown.textContent.trim();
     const selectIt = () => {
       select(shown);
-      say(button, "The link is selected: copy it with Ctrl+C (⌘C on a Mac).");
+      say(button, gettext("The link is selected: copy it with Ctrl+C (⌘C on a Mac)."));
     };
     if (!navigator.clipboard || !navigator.clipboard.writeText) {
       selectIt();
       return;
     }
-    navigator.clipboard.writeText(link).then(() => say(button, "Link copied"), selectIt);
+    navigator.clipboard.writeText(link).then(() => say(button, gettext("Link copied")), selectIt);
   });
 })();

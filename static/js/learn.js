@@ -46,12 +46,13 @@
     return { answered, score, max, last };
   }
 
-  function plural(n, word) {
-    return `${n} ${word}${n === 1 ? "" : "s"}`;
+  // The words come from Django's JavaScript catalog (gettext, ngettext, interpolate).
+  function words(format, values) {
+    return interpolate(format, values, true);
   }
 
   function pointsText(score, max) {
-    return `${score} of ${plural(max, "point")}`;
+    return words(ngettext("%(score)s of %(max)s point", "%(score)s of %(max)s points", max), { score, max });
   }
 
   // The drills' index: progress per kind, and "Start" goes on after the last drill answered.
@@ -65,8 +66,15 @@
       const done = summary(progress, kind);
       if (!done.answered) continue;
       any = true;
-      line.textContent = `${plural(done.answered, "drill")} answered in this browser: ${pointsText(done.score, done.max)}.`;
-      start.textContent = "Carry on";
+      line.textContent = words(
+        ngettext(
+          "%(count)s drill answered in this browser: %(points)s.",
+          "%(count)s drills answered in this browser: %(points)s.",
+          done.answered,
+        ),
+        { count: done.answered, points: pointsText(done.score, done.max) },
+      );
+      start.textContent = gettext("Carry on");
       start.setAttribute("href", start.getAttribute("href").replace(/\/\d+\/$/, `/${done.last + 1}/`));
     }
     const clear = document.getElementById("clear-progress");
@@ -74,14 +82,14 @@
     clear.hidden = !any;
     clear.addEventListener("click", () => {
       window.localStorage.removeItem(STORE);
-      document.getElementById("clear-status").textContent = "Your progress is forgotten.";
+      document.getElementById("clear-status").textContent = gettext("Your progress is forgotten.");
       clear.hidden = true;
       for (const kind of KINDS) {
         const line = document.getElementById(`progress-${kind}`);
-        if (line) line.textContent = "No drills of this kind answered in this browser yet.";
+        if (line) line.textContent = gettext("No drills of this kind answered in this browser yet.");
         const start = document.getElementById(`start-${kind}`);
         if (start) {
-          start.textContent = "Start";
+          start.textContent = gettext("Start");
           start.setAttribute("href", start.getAttribute("href").replace(/\/\d+\/$/, "/1/"));
         }
       }
@@ -119,7 +127,14 @@
       if (!on && kind === "moon") {
         for (const other of cards) other.setAttribute("aria-pressed", "false");
       } else if (!on && chosen().length >= limit) {
-        feedback.textContent = `You have chosen ${limit} cards: put one back first.`;
+        feedback.textContent = words(
+          ngettext(
+            "You have chosen %(count)s card: put it back first.",
+            "You have chosen %(count)s cards: put one back first.",
+            limit,
+          ),
+          { count: limit },
+        );
         return;
       }
       el.setAttribute("aria-pressed", on ? "false" : "true");
@@ -146,7 +161,7 @@
       feedback.replaceChildren();
       const head = document.createElement("p");
       head.className = "drill-score";
-      head.textContent = `${result.verdict} You scored ${pointsText(result.score, result.max)}.`;
+      head.textContent = `${result.verdict} ${words(gettext("You scored %(points)s."), { points: pointsText(result.score, result.max) })}`;
       feedback.appendChild(head);
       const list = document.createElement("ul");
       for (const item of result.lines) {
@@ -156,7 +171,7 @@
           li.append(" ");
           const link = document.createElement("a");
           link.href = `${document.querySelector(".drill-table a").getAttribute("href")}#${item.anchor}`;
-          link.textContent = "The rule";
+          link.textContent = gettext("The rule");
           li.appendChild(link);
         }
         list.appendChild(li);
@@ -170,9 +185,10 @@
       el.classList.add(good ? "answer-good" : "answer-bad");
       if (wrong) {
         el.classList.add("answer-wrong");
-        note += ", not your choice";
+        note = words(gettext("%(note)s, not your choice"), { note });
       }
-      el.querySelector(".card-note").textContent = `: ${note}`;
+      // Translators: what the drill says of a card, after its name (read by screen readers).
+      el.querySelector(".card-note").textContent = words(gettext(": %(note)s"), { note });
     }
 
     function judgeLegal() {
@@ -184,21 +200,34 @@
       for (const el of cards) {
         const code = el.dataset.card;
         const refused = data.reasons[code];
-        const note = refused ? refused.text : "may be played";
+        const note = refused ? refused.text : gettext("may be played");
         mark(el, legal.has(code), note, picked.has(code) !== legal.has(code));
         if (refused && picked.has(code)) {
-          lines.push({ text: `${names[code].display} may not be played: ${refused.text}.`, anchor: refused.anchor });
+          lines.push({
+            text: words(gettext("%(card)s may not be played: %(reason)s."), { card: names[code].display, reason: refused.text }),
+            anchor: refused.anchor,
+          });
         } else if (!refused && !picked.has(code)) {
-          lines.push({ text: `${names[code].display} may be played too.` });
+          lines.push({ text: words(gettext("%(card)s may be played too."), { card: names[code].display }) });
         }
       }
       const asked = data.reasons[data.asked.code];
+      const because = rightReason
+        ? gettext("%(card)s: %(reason)s.")
+        : gettext("%(card)s: %(reason)s. That is the reason, not the one you chose.");
       lines.push({
-        text: `${data.asked.display}: ${data.answer}.${rightReason ? "" : " That is the reason, not the one you chose."}`,
+        text: words(because, { card: data.asked.display, reason: data.answer }),
         anchor: asked.anchor,
       });
       const score = Number(sameSet) + Number(rightReason);
-      const verdict = score === 2 ? "Right on both counts." : sameSet ? "The right cards, but not the right reason." : rightReason ? "The right reason, but not the right cards." : "Not this time.";
+      const verdict =
+        score === 2
+          ? gettext("Right on both counts.")
+          : sameSet
+            ? gettext("The right cards, but not the right reason.")
+            : rightReason
+              ? gettext("The right reason, but not the right cards.")
+              : gettext("Not this time.");
       return { score, max: 2, verdict, lines };
     }
 
@@ -210,22 +239,37 @@
         const code = el.dataset.card;
         const rank = data.ranked.indexOf(code) + 1;
         if (best.has(code) || picked.includes(code)) {
-          const note = best.has(code) ? "the bot passes it" : `the bot ranks it ${rank} of ${data.ranked.length}`;
+          const note = best.has(code)
+            ? gettext("the bot passes it")
+            : words(gettext("the bot ranks it %(rank)s of %(count)s"), { rank, count: data.ranked.length });
           mark(el, best.has(code), note, best.has(code) !== picked.includes(code));
         }
       }
       const lines = [
-        { text: `The bot passes ${data.best.map((c) => names[c].display).join(", ")}.` },
-        { text: `Its order, most dangerous first: ${data.ranked.map((c) => names[c].display).join(" ")}.` },
+        { text: words(gettext("The bot passes %(cards)s."), { cards: data.best.map((c) => names[c].display).join(", ") }) },
+        {
+          text: words(gettext("Its order, most dangerous first: %(cards)s."), {
+            cards: data.ranked.map((c) => names[c].display).join(" "),
+          }),
+        },
       ];
-      const verdict = score === 6 ? "Exactly the bot's pass." : score >= 4 ? "Close to the bot's pass." : "The bot would pass differently.";
+      const verdict =
+        score === 6
+          ? gettext("Exactly the bot's pass.")
+          : score >= 4
+            ? gettext("Close to the bot's pass.")
+            : gettext("The bot would pass differently.");
       return { score, max: 6, verdict, lines };
     }
 
     function judgeMoon() {
       const code = chosen()[0].dataset.card;
       const refused = data.reasons[code];
-      const outcome = data.outcomes[code] || { stops: false, text: `it may not be played (${refused.text})`, anchor: refused.anchor };
+      const outcome = data.outcomes[code] || {
+        stops: false,
+        text: words(gettext("it may not be played (%(reason)s)"), { reason: refused.text }),
+        anchor: refused.anchor,
+      };
       for (const el of cards) {
         const o = data.outcomes[el.dataset.card];
         const mine = el.dataset.card === code;
@@ -234,16 +278,19 @@
       }
       const stoppers = data.stops.map((c) => names[c].display).join(", ");
       const lines = [
-        { text: `${names[code].display}: ${outcome.text}.`, anchor: outcome.anchor },
-        { text: `Cards that stop it: ${stoppers}.` },
+        { text: words(gettext("%(card)s: %(outcome)s."), { card: names[code].display, outcome: outcome.text }), anchor: outcome.anchor },
+        { text: words(gettext("Cards that stop it: %(cards)s."), { cards: stoppers }) },
       ];
-      const verdict = outcome.stops ? "The moon is stopped." : "The moon is still on.";
+      const verdict = outcome.stops ? gettext("The moon is stopped.") : gettext("The moon is still on.");
       return { score: Number(outcome.stops), max: 1, verdict, lines };
     }
 
     const before = load().drills[`${kind}:${seed}`];
     if (before) {
-      document.getElementById("earlier-score").textContent = `You answered this drill before in this browser: ${pointsText(before.score, before.max)}.`;
+      document.getElementById("earlier-score").textContent = words(
+        gettext("You answered this drill before in this browser: %(points)s."),
+        { points: pointsText(before.score, before.max) },
+      );
     }
     refresh();
   }

@@ -91,7 +91,7 @@
   function tableLog() {
     return liveRegion(
       "table-log",
-      { role: "log", "aria-live": "polite", "aria-label": "What happens at the table" },
+      { role: "log", "aria-live": "polite", "aria-label": gettext("What happens at the table") },
       document.querySelector("main") || document.body,
     );
   }
@@ -132,7 +132,7 @@
     const panel = document.getElementById("last-trick");
     if (!panel) {
       const table = document.querySelector("#trick.complete");
-      announce(table ? spoken(table) : "No trick has been taken yet.");
+      announce(table ? spoken(table) : gettext("No trick has been taken yet."));
       return;
     }
     lastTrickOpen = lastTrickOpen === panel.dataset.trick ? null : panel.dataset.trick;
@@ -178,7 +178,7 @@
       if (!document.getElementById("pass-button")) return;
       if (lifted.has(card)) lifted.delete(card);
       else if (lifted.size < 3) lifted.add(card);
-      else announce("You have chosen three cards: put one back first.");
+      else announce(gettext("You have chosen three cards: put one back first."));
     } else if (phase() === "playing" && myTurn()) {
       if (el.getAttribute("aria-disabled") === "true") {
         announce(el.title);
@@ -205,13 +205,23 @@
     if (phase() !== "passing") return;
     if (!document.getElementById("pass-button")) {
       if (seated()) {
-        announce("You have passed; waiting for the others.");
+        announce(gettext("You have passed; waiting for the others."));
       }
       return;
     }
     if (lifted.size !== 3) {
-      const chosen = lifted.size === 0 ? "none chosen yet" : `${lifted.size} chosen so far`;
-      const message = `Choose three cards to pass first: ${chosen}.`;
+      // The English says "1 chosen so far" and "2 chosen so far" alike.
+      const message = lifted.size === 0
+        ? gettext("Choose three cards to pass first: none chosen yet.")
+        : interpolate(
+          ngettext(
+            "Choose three cards to pass first: %(count)s chosen so far.",
+            "Choose three cards to pass first: %(count)s chosen so far.",
+            lifted.size,
+          ),
+          { count: lifted.size },
+          true,
+        );
       const hint = document.getElementById("pass-hint");
       if (hint) {
         if (!hint.classList.contains("warning")) hint.dataset.text = hint.textContent;
@@ -239,7 +249,13 @@
   }
 
   const listed = (names) =>
-    names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    names.length < 2
+      ? names.join("")
+      : interpolate(
+        gettext("%(items)s and %(last)s"),
+        { items: names.slice(0, -1).join(", "), last: names.at(-1) },
+        true,
+      );
 
   function cardsPlayed(game, news, sounds) {
     const trick = document.getElementById("trick");
@@ -247,8 +263,13 @@
     const hand = trick.dataset.trick ? trick.dataset.trick.split("-")[0] : trick.dataset.hand;
     for (const el of trick.querySelectorAll(".played[data-card]")) {
       if (el.closest("#last-trick") || !once(`card ${game}-${hand}-${el.dataset.card}`)) continue;
-      const who = seated() && playedBy(el) === mySeat() ? "You play" : `${el.dataset.player} plays`;
-      news.push(`${who} the ${el.dataset.name}.`);
+      // data-name: the card as a sentence names it, "the queen of spades".
+      const card = el.dataset.name;
+      news.push(
+        seated() && playedBy(el) === mySeat()
+          ? interpolate(gettext("You play %(card)s."), { card }, true)
+          : interpolate(gettext("%(name)s plays %(card)s."), { name: el.dataset.player, card }, true),
+      );
       sounds.add(el.dataset.card === "QS" ? "queen" : "card");
     }
     const taker = trick.classList.contains("complete") ? trick.querySelector(".trick-taker") : null;
@@ -264,7 +285,7 @@
     const hand = `${game}-${state.dataset.hand}`;
     const broken = state.dataset.heartsBroken === "1";
     if (heartsBroken && heartsBroken.hand === hand && !heartsBroken.broken && broken) {
-      news.push("Hearts are broken.");
+      news.push(gettext("Hearts are broken."));
       sounds.add("hearts");
     }
     heartsBroken = { hand, broken };
@@ -284,8 +305,16 @@
       if (me && seats.length && !Number.isNaN(target)) {
         const from = (2 * Number(me.dataset.seat) - target + 2 * seats.length) % seats.length;
         const passer = seats.find((el) => Number(el.dataset.seat) === from);
-        const names = received.map((el) => `the ${el.dataset.name}`);
-        news.push(`${passer ? passer.dataset.name : "Your neighbour"} passed you ${listed(names)}.`);
+        const cards = listed(received.map((el) => el.dataset.name)); // "the queen of spades"...
+        news.push(
+          passer
+            ? interpolate(
+              gettext("%(name)s passed you %(cards)s."),
+              { name: passer.dataset.name, cards },
+              true,
+            )
+            : interpolate(gettext("Your neighbour passed you %(cards)s."), { cards }, true),
+        );
       }
     }
   }
@@ -308,7 +337,17 @@
     const key = `turn ${game}-${state.dataset.hand}-${handCards().length}`;
     if (!once(key)) return;
     const legal = document.querySelectorAll("#hand .card.legal").length;
-    news.push(`Your turn: ${legal} card${legal === 1 ? "" : "s"} you may play.`);
+    news.push(
+      interpolate(
+        ngettext(
+          "Your turn: %(count)s card you may play.",
+          "Your turn: %(count)s cards you may play.",
+          legal,
+        ),
+        { count: legal },
+        true,
+      ),
+    );
     sounds.add("turn");
   }
 
@@ -358,7 +397,7 @@
   });
 
   function toggleMute() {
-    announce(sound.toggle() ? "Sound off" : "Sound on");
+    announce(sound.toggle() ? gettext("Sound off") : gettext("Sound on"));
   }
 
   // The score sheet (S), kept open or closed across the server's updates.
@@ -374,7 +413,7 @@
     showScores();
     const summary = sheet.querySelector("summary");
     if (scoresOpen && summary) summary.focus();
-    announce(scoresOpen ? "Score sheet open" : "Score sheet closed");
+    announce(scoresOpen ? gettext("Score sheet open") : gettext("Score sheet closed"));
   }
 
   // The name of a card and why it cannot be played: on hover, focus or a long press.
@@ -444,7 +483,7 @@
     } else if (target.closest("#scores > summary")) {
       scoresOpen = !document.getElementById("scores").open;
     } else if (target.closest("#resign-button")) {
-      if (window.confirm("Resign this game? It ends at once and you are placed last.")) {
+      if (window.confirm(gettext("Resign this game? It ends at once and you are placed last."))) {
         send("resign", []);
       }
     }
@@ -559,7 +598,8 @@
       const key = board() ? board().dataset.version : "";
       if (own && left <= 10 && left > 0 && warned !== key) {
         warned = key;
-        announce(`${left} seconds left`);
+        const words = ngettext("%(count)s second left", "%(count)s seconds left", left);
+        announce(interpolate(words, { count: left }, true));
       }
       if (own && left <= 10 && left > 0 && ticked !== `${key}:${left}`) {
         ticked = `${key}:${left}`;

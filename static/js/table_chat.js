@@ -48,7 +48,8 @@
     const badge = document.getElementById("chat-unread");
     if (badge) {
       badge.hidden = foldOpen || unread === 0;
-      badge.textContent = `${unread} new`;
+      const fresh = ngettext("%(count)s new", "%(count)s new", unread);
+      badge.textContent = interpolate(fresh, { count: unread }, true);
     }
   }
 
@@ -80,7 +81,7 @@
       const line = document.createElement("p");
       const name = el.querySelector(".chat-name").textContent;
       const text = el.querySelector(".chat-text").textContent;
-      line.textContent = `${name} says: ${text}`;
+      line.textContent = interpolate(gettext("%(name)s says: %(text)s"), { name, text }, true);
       region.appendChild(line);
     }
     while (region.childElementCount > 10) region.firstElementChild.remove();
@@ -142,7 +143,7 @@
     if (!text) {
       event.preventDefault();
       event.stopImmediatePropagation();
-      showError("Write something first");
+      showError(gettext("Write something first"));
       return;
     }
     pending = text;

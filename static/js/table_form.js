@@ -35,9 +35,15 @@
       for (const control of row.querySelectorAll("input, select")) control.disabled = !on;
     }
     if (note) {
-      note.textContent = offered.length
-        ? `${title} lets you change the options below; anything left alone follows the rule set.`
-        : `${title} has no options to change.`;
+      note.textContent = interpolate(
+        offered.length
+          ? gettext(
+            "%(title)s lets you change the options below; anything left alone follows the rule set.",
+          )
+          : gettext("%(title)s has no options to change."),
+        { title },
+        true,
+      );
     }
   }
 
@@ -47,11 +53,23 @@
     showSizes(words(data.players));
     showOptions(words(data.options), choice.textContent);
     if (summary) {
-      summary.textContent = data.summary ? `${choice.textContent}: ${data.summary}` : "";
+      summary.textContent = data.summary
+        ? interpolate(
+          gettext("%(title)s: %(summary)s"),
+          { title: choice.textContent, summary: data.summary },
+          true,
+        )
+        : "";
       summary.hidden = !data.summary;
     }
     if (targetHint) {
-      targetHint.textContent = data.targets ? `${choice.textContent} plays to ${data.targets} points` : customHint;
+      targetHint.textContent = data.targets
+        ? interpolate(
+          gettext("%(title)s plays to %(targets)s points"),
+          { title: choice.textContent, targets: data.targets },
+          true,
+        )
+        : customHint;
     }
   }
 

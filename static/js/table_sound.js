@@ -50,7 +50,7 @@
     if (!button) return;
     button.setAttribute("aria-pressed", muted ? "true" : "false");
     const state = button.querySelector(".mute-state");
-    if (state) state.textContent = muted ? "(sounds off)" : "(sounds on)";
+    if (state) state.textContent = muted ? gettext("(sounds off)") : gettext("(sounds on)");
   }
 
   function toggle() {

@@ -9,8 +9,8 @@
 (function () {
   "use strict";
 
-  const PREFIX = "Your turn · ";
   const title = document.title;
+  const turnTitle = () => interpolate(gettext("Your turn · %(title)s"), { title }, true);
   let seen = null; // the turn last shown or told
   let notice = null; // the notification on show
 
@@ -33,10 +33,11 @@
   }
 
   function tellTurn() {
-    document.title = PREFIX + title;
+    document.title = turnTitle();
     if (!supported() || Notification.permission !== "granted") return;
     try {
-      notice = new Notification("Your turn at Hearts", { body: statusWords(), tag: "hearts-turn" });
+      const body = statusWords();
+      notice = new Notification(gettext("Your turn at Hearts"), { body, tag: "hearts-turn" });
       notice.addEventListener("click", () => {
         window.focus();
         clear();

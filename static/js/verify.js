@@ -19,10 +19,12 @@
   // Pass offsets (to seat + offset) by hand, cycling; 0 is a hand without a pass.
   const PASS_CYCLES = { 3: [1, 2, 0], 4: [1, 3, 2, 0], 5: [1, 4, 2, 3, 0], 6: [1, 5, 2, 4, 3, 0] };
   const encoder = new TextEncoder();
+  // Words in the page's language (Django's JavaScript catalog) with their named values filled in.
+  const fill = (format, values) => interpolate(format, values, true);
 
   function hexToBytes(hex) {
     if (typeof hex !== "string" || !/^([0-9a-fA-F]{2})*$/.test(hex)) {
-      throw new Error("not hexadecimal: " + hex);
+      throw new Error(fill(gettext("not hexadecimal: %(text)s"), { text: hex }));
     }
     const bytes = new Uint8Array(hex.length / 2);
     for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
@@ -39,7 +41,11 @@
 
   function pack(players, shortPack) {
     const removed = shortPack === "kitty" ? [] : REMOVED[players];
-    if (!removed) throw new Error("Hearts is played by 3 to 6 players, not " + players);
+    if (!removed) {
+      throw new Error(
+        fill(gettext("Hearts is played by 3 to 6 players, not %(players)s"), { players }),
+      );
+    }
     return CANONICAL.filter((card) => !removed.includes(card));
   }
 
@@ -104,16 +110,20 @@
 
   async function dealHand({ players, shortPack = "remove", seed, added = [], hand = 1 }) {
     const bytes = hexToBytes(seed);
-    if (bytes.length !== 32) throw new Error("a seed is 32 bytes (64 hexadecimal digits)");
+    if (bytes.length !== 32) throw new Error(gettext("a seed is 32 bytes (64 hexadecimal digits)"));
     return dealWithKey(await hmacKey(bytes), players, shortPack, hand, added);
   }
 
   // Checking a record ------------------------------------------------------------------------
 
   function cardList(text) {
-    if (typeof text !== "string") throw new Error("a list of cards is not a string");
+    if (typeof text !== "string") throw new Error(gettext("a list of cards is not a string"));
     const cards = text.split(/\s+/).filter(Boolean);
-    for (const card of cards) if (!CANONICAL.includes(card)) throw new Error(card + " is not a card");
+    for (const card of cards) {
+      if (!CANONICAL.includes(card)) {
+        throw new Error(fill(gettext("%(card)s is not a card"), { card }));
+      }
+    }
     return cards;
   }
 
@@ -148,16 +158,29 @@
     const passes = [];
     for (let seat = 0; seat < n; seat++) {
       const cards = cardList(listed[seat] || "");
+      const who = { seat: seatName(seat) };
       if (inPackOrder(cards) !== inPackOrder(cardList(logged[seat] || ""))) {
-        problems.push(seatName(seat) + "'s pass differs from the move log");
+        problems.push(fill(gettext("%(seat)s's pass differs from the move log"), who));
       }
-      if (cards.length && offset === 0) problems.push(seatName(seat) + " passed on a hand without a pass");
+      if (cards.length && offset === 0) {
+        problems.push(fill(gettext("%(seat)s passed on a hand without a pass"), who));
+      }
       if (cards.length && (cards.length !== 3 || new Set(cards).size !== 3)) {
-        problems.push(seatName(seat) + " passed " + cards.length + " cards, not 3");
+        const words = ngettext(
+          "%(seat)s passed %(count)s card, not 3",
+          "%(seat)s passed %(count)s cards, not 3",
+          cards.length,
+        );
+        problems.push(fill(words, { ...who, count: cards.length }));
       }
       const notHeld = cards.filter((card) => !dealt[seat].includes(card));
       if (notHeld.length) {
-        problems.push(seatName(seat) + " passed " + inPackOrder(notHeld) + ", not dealt to them");
+        problems.push(
+          fill(
+            gettext("%(seat)s passed %(cards)s, not dealt to them"),
+            { ...who, cards: inPackOrder(notHeld) },
+          ),
+        );
       }
       passes.push(cards);
     }
@@ -172,9 +195,19 @@
       if (move.kind !== "play") continue;
       const card = cardList(move.cards || "")[0];
       if (!Number.isInteger(move.seat) || move.seat < 0 || move.seat >= n) {
-        problems.push("a card is played by seat " + move.seat + ", who is not at the table");
+        problems.push(
+          fill(
+            gettext("a card is played by seat %(seat)s, who is not at the table"),
+            { seat: move.seat },
+          ),
+        );
       } else if (!held[move.seat].has(card)) {
-        problems.push(seatName(move.seat) + " played " + card + ", not in their hand then");
+        problems.push(
+          fill(
+            gettext("%(seat)s played %(card)s, not in their hand then"),
+            { seat: seatName(move.seat), card },
+          ),
+        );
       } else {
         held[move.seat].delete(card);
       }
@@ -185,32 +218,57 @@
   async function checkHand(ctx, index, hand, moves) {
     const number = index + 1;
     const problems = [];
-    if (hand.number !== number) problems.push("is numbered " + hand.number + ", expected " + number);
+    if (hand.number !== number) {
+      problems.push(
+        fill(
+          gettext("is numbered %(number)s, expected %(expected)s"),
+          { number: hand.number, expected: number },
+        ),
+      );
+    }
     const deal = await dealWithKey(ctx.key, ctx.players, ctx.shortPack, number, ctx.added);
     if (hand.dealer !== undefined && hand.dealer !== deal.dealer) {
-      const named = ctx.seatName(hand.dealer);
-      problems.push(`names ${named} as dealer; the seed deals from ${ctx.seatName(deal.dealer)}`);
+      problems.push(
+        fill(
+          gettext("names %(named)s as dealer; the seed deals from %(dealer)s"),
+          { named: ctx.seatName(hand.dealer), dealer: ctx.seatName(deal.dealer) },
+        ),
+      );
     }
     const recorded = hand.dealt || [];
     if (recorded.length !== ctx.players) {
-      return problems.concat(["lists " + recorded.length + " seats' cards, not " + ctx.players]);
+      const words = ngettext(
+        "lists %(count)s seat's cards, not %(players)s",
+        "lists %(count)s seats' cards, not %(players)s",
+        recorded.length,
+      );
+      return problems.concat([fill(words, { count: recorded.length, players: ctx.players })]);
     }
     for (let seat = 0; seat < ctx.players; seat++) {
       const cards = cardList(recorded[seat]);
       const dealt = deal.hands[seat];
       if (inPackOrder(cards) !== inPackOrder(dealt)) {
-        const wrong = inPackOrder(cards.filter((c) => !dealt.includes(c))) || "nothing";
-        const missing = inPackOrder(dealt.filter((c) => !cards.includes(c))) || "nothing";
+        const nothing = pgettext("no cards", "nothing");
+        const wrong = inPackOrder(cards.filter((c) => !dealt.includes(c))) || nothing;
+        const missing = inPackOrder(dealt.filter((c) => !cards.includes(c))) || nothing;
         problems.push(
-          `${ctx.seatName(seat)} was dealt ${missing} by the seed, but the record shows ${wrong} instead`,
+          fill(
+            gettext(
+              "%(seat)s was dealt %(missing)s by the seed, but the record shows %(wrong)s instead",
+            ),
+            { seat: ctx.seatName(seat), missing, wrong },
+          ),
         );
       }
     }
     const kitty = cardList(hand.kitty || "");
     if (inPackOrder(kitty) !== inPackOrder(deal.kitty)) {
+      const empty = pgettext("no cards in the kitty", "empty");
       problems.push(
-        "the kitty is " + (inPackOrder(kitty) || "empty") + " in the record, " +
-          (inPackOrder(deal.kitty) || "empty") + " by the seed",
+        fill(
+          gettext("the kitty is %(recorded)s in the record, %(dealt)s by the seed"),
+          { recorded: inPackOrder(kitty) || empty, dealt: inPackOrder(deal.kitty) || empty },
+        ),
       );
     }
     return problems.concat(checkPlay(ctx, number, hand, deal.hands, moves));
@@ -221,11 +279,15 @@
     let ctx;
     try {
       const seed = hexToBytes(record.seed);
-      if (seed.length !== 32) throw new Error("the seed is not 32 bytes");
+      if (seed.length !== 32) throw new Error(gettext("the seed is not 32 bytes"));
       const players = record.rules.players;
-      if (!PASS_CYCLES[players]) throw new Error("a table of " + players + " is not Hearts");
+      if (!PASS_CYCLES[players]) {
+        throw new Error(fill(gettext("a table of %(players)s is not Hearts"), { players }));
+      }
       const added = record.added_seeds || [];
-      if (added.length && added.length !== players) throw new Error("added seeds are one per seat");
+      if (added.length && added.length !== players) {
+        throw new Error(gettext("added seeds are one per seat"));
+      }
       const names = {};
       for (const p of record.players || []) names[p.seat] = p.name;
       ctx = {
@@ -234,19 +296,27 @@
         added,
         key: await hmacKey(seed),
         // Seats are numbered from 1 in words, as on the site (seat 0 of the record is seat 1).
-        seatName: (seat) => "seat " + (seat + 1) + (names[seat] ? " (" + names[seat] + ")" : ""),
+        seatName: (seat) =>
+          names[seat]
+            ? fill(gettext("seat %(number)s (%(name)s)"), { number: seat + 1, name: names[seat] })
+            : fill(gettext("seat %(number)s"), { number: seat + 1 }),
       };
       const actual = await sha256Hex(seed);
       const expected = [record.fingerprint, shownFingerprint].filter(Boolean);
       result.fingerprintOk = expected.length > 0 && expected.every((f) => f.toLowerCase() === actual);
       if (!result.fingerprintOk) {
         result.problems.push(
-          `The seed's SHA-256 is ${actual}, not the fingerprint shown before the game`,
+          fill(
+            gettext("The seed's SHA-256 is %(digest)s, not the fingerprint shown before the game"),
+            { digest: actual },
+          ),
         );
       }
     } catch (error) {
-      result.problems.push("This record cannot be checked: " + error.message);
-      result.summary = "Mismatch: " + result.problems[0];
+      result.problems.push(
+        fill(gettext("This record cannot be checked: %(reason)s"), { reason: error.message }),
+      );
+      result.summary = fill(gettext("Mismatch: %(problem)s"), { problem: result.problems[0] });
       return result;
     }
     const size = Math.floor(pack(ctx.players, ctx.shortPack).length / ctx.players);
@@ -254,7 +324,10 @@
     const hands = record.hands || [];
     if (segments.length > hands.length) {
       result.problems.push(
-        `The move log runs into ${segments.length} hands; the record lists ${hands.length}`,
+        fill(gettext("The move log runs into %(logged)s hands; the record lists %(count)s"), {
+          logged: segments.length,
+          count: hands.length,
+        }),
       );
     }
     for (let index = 0; index < hands.length; index++) {
@@ -270,18 +343,36 @@
     result.ok = result.problems.length === 0 && bad.length === 0 && hands.length > 0;
     const count = hands.length;
     if (result.ok) {
-      result.summary = (count === 1 ? "The one hand matches" : "All " + count + " hands match") +
-        " the seed, " +
-        "and the seed's SHA-256 is the fingerprint shown before the game.";
+      result.summary = count === 1
+        ? gettext(
+          "The one hand matches the seed, and the seed's SHA-256 is the fingerprint shown before " +
+            "the game.",
+        )
+        : fill(
+          ngettext(
+            "All %(count)s hand match the seed, and the seed's SHA-256 is the fingerprint shown " +
+              "before the game.",
+            "All %(count)s hands match the seed, and the seed's SHA-256 is the fingerprint shown " +
+              "before the game.",
+            count,
+          ),
+          { count },
+        );
     } else if (result.problems.length) {
-      result.summary = "Mismatch: " + result.problems[0] + ".";
+      result.summary = fill(gettext("Mismatch: %(problem)s."), { problem: result.problems[0] });
     } else if (!count) {
-      result.summary = "Mismatch: the record lists no hands.";
+      result.summary = gettext("Mismatch: the record lists no hands.");
     } else {
       const first = bad[0];
-      const where = count === 1 ? "Mismatch: hand 1, " : "Mismatch in " + bad.length + " of " + count +
-        " hands: hand " + first.number + ", ";
-      result.summary = where + first.problems[0] + ".";
+      const words = count === 1
+        ? gettext("Mismatch: hand 1, %(problem)s.")
+        : ngettext(
+          "Mismatch in %(bad)s of %(count)s hand: hand %(hand)s, %(problem)s.",
+          "Mismatch in %(bad)s of %(count)s hands: hand %(hand)s, %(problem)s.",
+          count,
+        );
+      const problem = first.problems[0];
+      result.summary = fill(words, { bad: bad.length, count, hand: first.number, problem });
     }
     return result;
   }
@@ -299,8 +390,12 @@
       const item = document.createElement("li");
       item.className = hand.ok ? "hand-ok" : "hand-bad";
       item.dataset.hand = String(hand.number);
-      item.textContent = "Hand " + hand.number + ": " +
-        (hand.ok ? "dealt cards, kitty, passes and plays match" : "mismatch");
+      item.textContent = fill(
+        hand.ok
+          ? gettext("Hand %(number)s: dealt cards, kitty, passes and plays match")
+          : gettext("Hand %(number)s: mismatch"),
+        { number: hand.number },
+      );
       if (!hand.ok) {
         const details = document.createElement("ul");
         for (const problem of hand.problems) {
@@ -320,11 +415,13 @@
     const verdict = document.getElementById("verify-verdict");
     if (!data || !verdict) return;
     if (!window.crypto || !crypto.subtle) {
-      verdict.textContent = "This browser cannot check here (Web Crypto needs a secure connection): " +
-        "download the record and the checker below.";
+      verdict.textContent = gettext(
+        "This browser cannot check here (Web Crypto needs a secure connection): " +
+          "download the record and the checker below.",
+      );
       return;
     }
-    verdict.textContent = "Checking…";
+    verdict.textContent = gettext("Checking…");
     const shown = document.getElementById("shown-fingerprint");
     const result = await checkRecord(JSON.parse(data.textContent), shown && shown.dataset.fingerprint);
     render(result);
@@ -337,7 +434,9 @@
     const status = document.getElementById("browser-deal");
     if (!data || !status) return;
     if (!window.crypto || !crypto.subtle) {
-      status.textContent = "This browser cannot deal here (Web Crypto needs a secure connection).";
+      status.textContent = gettext(
+        "This browser cannot deal here (Web Crypto needs a secure connection).",
+      );
       return;
     }
     const inputs = JSON.parse(data.textContent);
@@ -353,8 +452,15 @@
     status.classList.toggle("is-match", differ.length === 0);
     status.classList.toggle("is-mismatch", differ.length > 0);
     status.textContent = differ.length
-      ? "Your browser dealt other cards in hand " + differ.join(", ") + "."
-      : "Your browser dealt this seed itself and got the same cards.";
+      ? fill(
+        ngettext(
+          "Your browser dealt other cards in hand %(hands)s.",
+          "Your browser dealt other cards in hands %(hands)s.",
+          differ.length,
+        ),
+        { hands: differ.join(", ") },
+      )
+      : gettext("Your browser dealt this seed itself and got the same cards.");
   }
 
   function start() {
