@@ -238,6 +238,11 @@ class GameFilters(Schema):
     until: date | None = Field(None, description="finished on or before this day (YYYY-MM-DD)")
 
 
+class BoardFilters(Schema):
+    rule_set: RuleSet | None = Field(None, description="those who played it rated")
+    players: int | None = Field(None, ge=3, le=6, description="those who played rated at it")
+
+
 class Paging(Schema):
     page: int = Field(1, ge=1, le=100_000)
     per_page: int = Field(20, ge=1, le=100)

@@ -357,9 +357,24 @@ def running_game(game: Game) -> dict[str, Any]:
     return out
 
 
-def ranked(offset: int, limit: int) -> Iterable[dict[str, Any]]:
-    board = leaderboard()[offset : offset + limit]
-    for rank, rating in enumerate(board, start=offset + 1):
+def board(rule_set: str | None = None, players: int | None = None) -> QuerySet[Rating]:
+    """The leaderboard, highest first; with a rule set or a table size, those who have played a
+    rated game of it, ranked by the one rating each person has."""
+    rows = leaderboard()
+    if rule_set is None and players is None:
+        return rows
+    played = GamePlayer.objects.filter(
+        is_bot=False, game__rated=True, game__status=Game.Status.FINISHED
+    )
+    if rule_set is not None:
+        played = played.filter(game__table__preset=rule_set)
+    if players is not None:
+        played = played.filter(game__rules__players=players)
+    return rows.filter(user_id__in=played.values("user_id"))
+
+
+def ranked(rows: QuerySet[Rating], offset: int, limit: int) -> Iterable[dict[str, Any]]:
+    for rank, rating in enumerate(rows[offset : offset + limit], start=offset + 1):
         yield {
             "rank": rank,
             "name": rating.user.username,
@@ -367,10 +382,6 @@ def ranked(offset: int, limit: int) -> Iterable[dict[str, Any]]:
             "games": rating.games,
             "provisional": is_provisional(rating.games),
         }
-
-
-def leaderboard_size() -> int:
-    return leaderboard().count()
 
 
 def arenas() -> dict[str, list[dict[str, Any]]]:

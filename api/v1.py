@@ -32,6 +32,7 @@ from . import selectors
 from .schemas import (
     ArenaDetail,
     ArenaLists,
+    BoardFilters,
     GameFilters,
     GameOut,
     GamePage,
@@ -198,17 +199,19 @@ def game(request: HttpRequest, game_id: int, response: HttpResponse) -> Any:
 
 
 @api.get("/leaderboard", response=LeaderboardOut, tags=["ratings"])
-def leaderboard(request: HttpRequest, paging: Query[Paging]) -> Any:
-    """Everyone with a rated game, highest rating first. A person has one rating over every
-    rule set and table size (rated games are among four people, the rules say how)."""
-    count = selectors.leaderboard_size()
+def leaderboard(request: HttpRequest, board: Query[BoardFilters], paging: Query[Paging]) -> Any:
+    """Everyone with a rated game, highest rating first; with ``rule_set`` or ``players``, those
+    who played a rated game of that rule set or table size. A person has one rating over every
+    rule set and size (shared/rules.md: ratings are for several players at once)."""
+    rows = selectors.board(board.rule_set, board.players)
+    count = rows.count()
     offset, pages, following = _page(request, count, paging)
     return {
         "count": count,
         "page": paging.page,
         "pages": pages,
         "next": following,
-        "players": list(selectors.ranked(offset, paging.per_page)),
+        "players": list(selectors.ranked(rows, offset, paging.per_page)),
     }
 
 

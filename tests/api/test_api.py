@@ -258,6 +258,10 @@ def test_the_leaderboard_ranks_everyone_rated_highest_first_a_page_at_a_time(
     assert [p["rank"] for p in page_two] == [3, 4]
     names = [p["name"] for p in get(client, "/leaderboard?per_page=100")["players"]]
     assert sorted(names) == ["alice", "bob", "carol", "dave", "erin"]
+    assert get(client, "/leaderboard?rule_set=standard&players=4")["count"] == 5
+    assert get(client, "/leaderboard?rule_set=club")["players"] == []
+    assert get(client, "/leaderboard?players=5")["count"] == 0
+    assert client.get(API + "/leaderboard?rule_set=chess").status_code == 422
 
 
 def test_the_arenas_are_listed_and_one_arena_has_its_standings(
