@@ -145,8 +145,17 @@ def test_the_pages_come_in_each_language(tab: Tab, language: str) -> None:
     page.screenshot(path=str(SHOTS / f"{language}-learn.png"), full_page=True)
     page.goto("/verify/")
     page.screenshot(path=str(SHOTS / f"{language}-verify.png"), full_page=True)
-    for path in ("/", "/learn/", "/verify/"):
+    for path in ("/", "/learn/", "/learn/rules/", "/verify/"):
         page.goto(path)
         found = serious_violations(page)
         assert found == [], f"{path}: {describe(found)}"
+    # On a phone: nothing scrolls sideways, however long the words.
+    page.set_viewport_size({"width": 360, "height": 740})
+    for name, path in (("lobby", "/"), ("learn", "/learn/"), ("rules", "/learn/rules/")):
+        page.goto(path)
+        width, shown = page.evaluate(
+            "() => [document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        assert width <= shown, f"{language} {path} is {width} px wide at {shown}"
+        page.screenshot(path=str(SHOTS / f"{language}-{name}-phone.png"), full_page=True)
     assert tab.errors == [], "\n".join(tab.errors)
