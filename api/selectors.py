@@ -35,7 +35,10 @@ RECENT_FORM = 10  # a player's latest finished games, in their summary
 
 
 def person(name: str) -> User | None:
-    """The account called ``name`` (any case), closed ones too: the API says they are closed."""
+    """The account called ``name`` (any case), closed ones too: the API says they are closed.
+    A name no account could have (too long, a NUL, which PostgreSQL refuses) is nobody's."""
+    if not name or len(name) > 150 or "\x00" in name:
+        return None
     return User.objects.filter(username__iexact=name).first()
 
 
