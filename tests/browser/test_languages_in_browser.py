@@ -37,10 +37,10 @@ STATE = (
 )
 
 
-def english_sentences() -> set[str]:
+def english_sentences(language: str) -> set[str]:
     """The English of the table's messages of three words or more, without placeholders,
-    whose German differs: none of them may be on a German screen."""
-    catalog = BASE_DIR / "locale" / "de" / "LC_MESSAGES" / "django.po"
+    whose translation differs: none of them may be on the screen in that language."""
+    catalog = BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po"
     listed = subprocess.run(
         ["msgattrib", "--translated", "--no-wrap", str(catalog)],
         capture_output=True,
@@ -68,7 +68,7 @@ def english_sentences() -> set[str]:
 def _no_english(page: Any, sentences: set[str], when: str) -> None:
     shown = " ".join(page.locator("#live-table").inner_text().split())
     english = sorted(sentence for sentence in sentences if sentence in shown)
-    assert english == [], f"{when}: English on the German table: {english}"
+    assert english == [], f"{when}: English on the table: {english}"
 
 
 def _switch_to(page: Any, language: str) -> None:
@@ -78,16 +78,22 @@ def _switch_to(page: Any, language: str) -> None:
     page.wait_for_function(f"() => document.documentElement.lang === '{language}'")
 
 
-def test_a_hand_played_in_german_shows_no_english_sentence(tab: Tab) -> None:
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_a_hand_played_in_another_language_shows_no_english_sentence(
+    tab: Tab, language: str
+) -> None:
     page = tab.page
-    sentences = english_sentences()
+    sentences = english_sentences(language)
     register(tab)
-    _switch_to(page, "de")
-    assert page.get_by_role("contentinfo").get_by_text("Sprache").is_visible()
+    _switch_to(page, language)
+    with translation.override(language):
+        label = gettext("Language")
+    assert page.get_by_role("contentinfo").get_by_text(label).is_visible()
     page.locator("form[action='/play/'] button[type=submit]").click()
     page.wait_for_url(re.compile(r"/t/\d+/"))
     page.locator("#pass-button").wait_for(timeout=STEP_MS)
-    assert page.locator("#pass-button").inner_text().strip() == "Karten nach links weitergeben"
+    if language == "de":
+        assert page.locator("#pass-button").inner_text().strip() == "Karten nach links weitergeben"
     _no_english(page, sentences, "the pass")
 
     for card in hand_cards(page)[:3]:
@@ -114,9 +120,9 @@ def test_a_hand_played_in_german_shows_no_english_sentence(tab: Tab) -> None:
             )
             assert width <= shown, f"the German table is {width} px wide at {shown}"
             SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / "de-table-phone.png"), full_page=True)
+            page.screenshot(path=str(SHOTS / f"{language}-table-phone.png"), full_page=True)
             page.set_viewport_size({"width": 1280, "height": 800})
-            page.screenshot(path=str(SHOTS / "de-table.png"))
+            page.screenshot(path=str(SHOTS / f"{language}-table.png"))
         card = page.locator("#hand .card.legal").first.get_attribute("data-card")
         assert card is not None
         page.locator(f'#hand .card[data-card="{card}"]').dblclick()
@@ -124,8 +130,12 @@ def test_a_hand_played_in_german_shows_no_english_sentence(tab: Tab) -> None:
         played += 1
     assert played == 13
     _no_english(page, sentences, "the hand's end")
-    page.screenshot(path=str(SHOTS / "de-hand-end.png"), full_page=True)
-    assert "Runde 1" in page.locator(".last-hand").inner_text()
+    page.screenshot(path=str(SHOTS / f"{language}-hand-end.png"), full_page=True)
+    with translation.override(language):
+        scored = gettext("Hand %(number)s scored: %(scores)s.")
+    assert scored != "Hand %(number)s scored: %(scores)s."
+    said = scored.split("%(scores)s")[0].replace("%(number)s", "1").strip()
+    assert page.locator(".last-hand").inner_text().strip().startswith(said)
     assert tab.errors == [], "\n".join(tab.errors)
 
 
