@@ -14,11 +14,15 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from games.engine import PRESETS, Clock
 from games.models import Game, Table
 from games.words import preset_title
+
+# The names the default schedule (settings.HEARTS_ARENA_SCHEDULE) gives its arenas: translated
+# where they are shown (Arena.shown_name), kept in English in the database and the API.
+SCHEDULED_NAMES = frozenset({gettext_noop("Hourly Standard arena")})
 
 
 class Arena(models.Model):
@@ -71,6 +75,12 @@ class Arena(models.Model):
         if now < self.starts_at:
             return "upcoming"
         return "running" if now < self.ends_at else "finished"
+
+    @property
+    def shown_name(self) -> str:
+        """Its name in the reader's language, where the name is one the site's schedule gives
+        (SCHEDULED_NAMES); a name staff wrote stays as written."""
+        return _(self.name) if self.name in SCHEDULED_NAMES else self.name
 
     @property
     def rules_title(self) -> str:
