@@ -1,0 +1,70 @@
+"""The header on a phone (360x740): one line, the site's name, "Your game" when there is one
+and a Menu button, a real disclosure (aria-expanded) that opens the other links by mouse,
+touch or keyboard and closes with Escape; on a desktop every link shows and there is no button.
+
+Run with ``pytest -m browser tests/browser``; the site runs in its own processes (see conftest).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import Tab
+from .helpers import register, start_game
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path("/tmp/hearts-browser-header")
+ONE_LINE_PX = 64  # the name's line with its padding and the border under it
+
+
+def _header_height(tab: Tab) -> float:
+    return float(
+        tab.page.locator(".site-header").evaluate("el => el.getBoundingClientRect().height")
+    )
+
+
+def test_on_a_phone_the_header_is_one_line_with_a_menu_button(tab: Tab) -> None:
+    page = tab.page
+    register(tab)
+    start_game(tab)  # so that "Your game" is in the header
+    page.goto("/")
+    page.set_viewport_size({"width": 360, "height": 740})
+    header = page.locator(".site-header")
+    button = header.get_by_role("button", name="Menu")
+    assert button.get_attribute("aria-expanded") == "false"
+    assert header.get_by_role("link", name="Your game").is_visible()
+    assert not header.get_by_role("link", name="Arenas").is_visible()
+    assert _header_height(tab) <= ONE_LINE_PX, _header_height(tab)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "phone-closed.png"))
+
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true"
+    assert header.get_by_role("link", name="Arenas").is_visible()
+    assert header.get_by_role("button", name="Sign out").is_visible()
+    page.screenshot(path=str(SHOTS / "phone-open.png"))
+    page.keyboard.press("Escape")
+    assert button.get_attribute("aria-expanded") == "false"
+    assert button.evaluate("el => el === document.activeElement")
+
+    page.keyboard.press("Enter")  # the button has the focus: the keyboard opens it too
+    assert button.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Tab")
+    focused = page.evaluate("() => document.activeElement.textContent.trim()")
+    assert focused, "the first link of the open menu takes the focus next"
+    width, shown = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert width <= shown
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+def test_on_a_desktop_every_link_shows_and_there_is_no_menu_button(tab: Tab) -> None:
+    page = tab.page
+    page.goto("/")
+    header = page.locator(".site-header")
+    assert not header.get_by_role("button", name="Menu").is_visible()
+    for name in ("Games", "Ratings", "Arenas", "Learn", "Sign in", "Register"):
+        assert header.get_by_role("link", name=name).is_visible(), name
+    assert _header_height(tab) <= ONE_LINE_PX
