@@ -263,8 +263,9 @@ class GamePlayer(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
+    # A game's record outlives its players' accounts: one that has played is closed, not deleted.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
     is_bot = models.BooleanField(default=False)
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)

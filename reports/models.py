@@ -24,11 +24,12 @@ class Report(models.Model):
         ACTED_ON = "acted_on", pgettext_lazy("a report's status", "Acted on")
         DISMISSED = "dismissed", pgettext_lazy("a report's status", "Dismissed")
 
+    # A report outlives the accounts on either side of it: they are closed, not deleted.
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
     )
     reported = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_against"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_against"
     )
     game = models.ForeignKey(
         "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
