@@ -65,6 +65,10 @@ def make(locale_dir: Path = LOCALE, *, keep_pot: bool = False) -> None:
                 keep_pot=keep_pot,
                 verbosity=0,
             )
+            # msgmerge guesses a new word's translation from a like one and marks it fuzzy:
+            # a guess is no translation, so it is emptied, for a translator to fill in.
+            for po in locale_dir.glob(f"*/LC_MESSAGES/{domain}.po"):
+                _run("msgattrib", "--clear-fuzzy", "--empty", "--no-wrap", "-o", str(po), str(po))
 
 
 def part(name: str, paths: list[str]) -> None:
