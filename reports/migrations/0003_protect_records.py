@@ -6,21 +6,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('reports', '0002_report_chat_message'),
+        ("reports", "0002_report_chat_message"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='report',
-            name='reported',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='reports_against', to=settings.AUTH_USER_MODEL),
+            model_name="report",
+            name="reported",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="reports_against",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='report',
-            name='reporter',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='reports_made', to=settings.AUTH_USER_MODEL),
+            model_name="report",
+            name="reporter",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="reports_made",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
     ]
