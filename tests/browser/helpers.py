@@ -47,12 +47,27 @@ def new_username(length: int = 12) -> str:
     return "guest-" + "".join(random.choices("cdfghjkmnpqrvwxz", k=length - 6))
 
 
+def site_link(page: Any, name: str) -> Any:
+    """A link of the header's, opening its menu first where a narrow screen keeps the links
+    behind the Menu button."""
+    button = page.locator(".site-header .menu-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") != "true":
+        button.click()
+    return page.get_by_role("navigation", name="Site").get_by_role("link", name=name)
+
+
+def close_site_menu(page: Any) -> None:
+    button = page.locator(".site-header .menu-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") == "true":
+        button.click()
+
+
 def register(tab: Tab, username: str = "") -> str:
     """Open the lobby, follow Register, sign up (as ``username``, or a new name) and land back
     in the lobby, signed in."""
     page = tab.page
     page.goto("/")
-    page.get_by_role("navigation", name="Site").get_by_role("link", name="Register").click()
+    site_link(page, "Register").click()
     page.wait_for_url("**/accounts/register/")
     username = username or new_username()
     password = secrets.token_urlsafe(12) + "-Qs9"
@@ -61,9 +76,8 @@ def register(tab: Tab, username: str = "") -> str:
     page.get_by_label("Password confirmation:", exact=True).fill(password)
     page.get_by_role("button", name="Create account").click()
     page.wait_for_url(re.compile(r"/$"))
-    assert (
-        page.get_by_role("navigation", name="Site").get_by_role("link", name=username).is_visible()
-    )
+    assert site_link(page, username).is_visible()
+    close_site_menu(page)
     return username
 
 

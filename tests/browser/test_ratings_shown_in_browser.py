@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import BASE_DIR, Site, Tab
-from .helpers import STEP_MS
+from .helpers import STEP_MS, site_link
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +115,7 @@ def test_a_rated_game_shows_everyones_rating_change_as_it_ends(tab: Tab, site: S
     expect(page.get_by_text("Everyone starts at 300")).to_be_visible()
     page.screenshot(path=GAME_PAGE_SCREENSHOT, full_page=True)
 
-    page.get_by_role("navigation", name="Site").get_by_role("link", name="Ratings").click()
+    site_link(page, "Ratings").click()
     for name in names:
         row = page.get_by_role("row").filter(has=page.get_by_role("link", name=name, exact=True))
         expect(row).to_contain_text("provisional")

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from .conftest import Tab
-from .helpers import register
+from .helpers import register, site_link
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def test_a_player_reports_another_from_their_profile_and_sees_it_open(tab: Tab) 
     assert row.locator(".report-status").inner_text() == "Open"
     assert "Offensive name" in row.inner_text()
     # From the reporter's own profile the page is one link away.
-    page.get_by_role("navigation", name="Site").get_by_role("link", name=reporter).click()
+    site_link(page, reporter).click()
     page.get_by_role("link", name="Your reports").click()
     page.wait_for_url("**/reports/mine/")
     assert tab.errors == [], "\n".join(tab.errors)
