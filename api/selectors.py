@@ -204,13 +204,7 @@ def game(game: Game, moves: list[MoveRecord] | list[Logged] | None = None) -> di
     rules = Rules.from_json(game.rules)
     out["rules"] = rules.to_json()
     if not game.is_over:
-        match = game.live_match()
-        out["running"] = {
-            "version": game.version,
-            "hand": match.hand.number,
-            "scores": [list(hand.points) for hand in match.hands if hand.points is not None],
-            "totals": list(match.totals),
-        }
+        out["running"] = _running(game)
         out["check"] = {
             "fingerprint": game.fingerprint,
             "seed": None,  # published when the game ends
@@ -350,14 +344,19 @@ def running() -> QuerySet[Game]:
 
 
 def running_game(game: Game) -> dict[str, Any]:
-    out = summary(game)
+    return {**summary(game), "running": _running(game)}
+
+
+def _running(game: Game) -> dict[str, Any]:
+    """What a spectator's screen shows of a running game's score: its version, the hand, the
+    points of each hand played out and the totals."""
     match = game.live_match()
-    out["running"] = {
+    return {
         "version": game.version,
         "hand": match.hand.number,
+        "scores": [list(hand.points) for hand in match.hands if hand.points is not None],
         "totals": list(match.totals),
     }
-    return out
 
 
 def board(rule_set: str | None = None, players: int | None = None) -> QuerySet[Rating]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 from urllib.parse import urlencode
@@ -69,8 +69,16 @@ def _person(name: str) -> Any:
     return user
 
 
-def _page(request: HttpRequest, count: int, paging: Paging) -> tuple[int, int, str | None]:
-    """The first row of the page asked for, the number of pages and the next page's address."""
+def _page(
+    request: HttpRequest,
+    rows: Any,
+    paging: Paging,
+    name: str,
+    shown: Callable[[Any, int], Iterable[Any]],
+) -> dict[str, Any]:
+    """The page asked for of ``rows`` (a query), under ``name``: ``shown(rows, offset)`` gives
+    its rows as answered; with the count, the number of pages and the next page's address."""
+    count = rows.count()
     pages = max(1, math.ceil(count / paging.per_page))
     offset = (paging.page - 1) * paging.per_page
     following = None
@@ -78,7 +86,8 @@ def _page(request: HttpRequest, count: int, paging: Paging) -> tuple[int, int, s
         query = request.GET.copy()
         query["page"] = str(paging.page + 1)
         following = request.path + "?" + query.urlencode()
-    return offset, pages, following
+    page = {"count": count, "page": paging.page, "pages": pages, "next": following}
+    return {**page, name: list(shown(rows, offset))}
 
 
 def _check_dates(filters: GameFilters) -> None:
@@ -101,16 +110,13 @@ def player_games(
     user = _person(name)
     _check_dates(filters)
     games = selectors.games_of(user, **filters.dict())
-    count = games.count()
-    offset, pages, following = _page(request, count, paging)
-    rows = games[offset : offset + paging.per_page]
-    return {
-        "count": count,
-        "page": paging.page,
-        "pages": pages,
-        "next": following,
-        "games": [selectors.summary(game) for game in rows],
-    }
+    return _page(
+        request,
+        games,
+        paging,
+        "games",
+        lambda rows, offset: map(selectors.summary, rows[offset : offset + paging.per_page]),
+    )
 
 
 @api.get(
@@ -164,16 +170,13 @@ def _streamed(request: HttpRequest, lines: Iterator[str]) -> Iterator[str] | Asy
 @api.get("/games/running", response=RunningPage, tags=["games"])
 def running_games(request: HttpRequest, paging: Query[Paging]) -> Any:
     """Games being played at public tables: players and the scores so far, never a card."""
-    games = selectors.running()
-    count = games.count()
-    offset, pages, following = _page(request, count, paging)
-    return {
-        "count": count,
-        "page": paging.page,
-        "pages": pages,
-        "next": following,
-        "games": [selectors.running_game(g) for g in games[offset : offset + paging.per_page]],
-    }
+    return _page(
+        request,
+        selectors.running(),
+        paging,
+        "games",
+        lambda rows, offset: map(selectors.running_game, rows[offset : offset + paging.per_page]),
+    )
 
 
 @api.get("/games/{int:game_id}", response={200: GameOut, 304: None, **NOT_FOUND}, tags=["games"])
@@ -203,16 +206,13 @@ def leaderboard(request: HttpRequest, board: Query[BoardFilters], paging: Query[
     """Everyone with a rated game, highest rating first; with ``rule_set`` or ``players``, those
     who played a rated game of that rule set or table size. A person has one rating over every
     rule set and size (shared/rules.md: ratings are for several players at once)."""
-    rows = selectors.board(board.rule_set, board.players)
-    count = rows.count()
-    offset, pages, following = _page(request, count, paging)
-    return {
-        "count": count,
-        "page": paging.page,
-        "pages": pages,
-        "next": following,
-        "players": list(selectors.ranked(rows, offset, paging.per_page)),
-    }
+    return _page(
+        request,
+        selectors.board(board.rule_set, board.players),
+        paging,
+        "players",
+        lambda rows, offset: selectors.ranked(rows, offset, paging.per_page),
+    )
 
 
 @api.get("/arenas", response=ArenaLists, tags=["arenas"])
