@@ -27,7 +27,19 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
 DOMAINS = ("django", "djangojs")
 # Folders makemessages does not read: other people's code, builds, the tests.
-IGNORED = ["node_modules", ".venv", "var", "tests", "bench", "staticfiles", "docs", "scripts"]
+# And the catalogs' own folder: makemessages would put a locale/ it walks into first in line
+# for every word, whatever catalogs it was asked to write.
+IGNORED = [
+    "node_modules",
+    ".venv",
+    "var",
+    "tests",
+    "bench",
+    "staticfiles",
+    "docs",
+    "scripts",
+    "locale",
+]
 
 
 def _django() -> None:
@@ -45,13 +57,13 @@ def languages() -> list[str]:
     return [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 
 
-def make(locale_dir: Path = LOCALE, *, keep_pot: bool = False) -> None:
-    """Every marked word into the catalogs under ``locale_dir``: new words added untranslated,
-    the translated kept, words no longer marked dropped."""
+def make(locale_dir: Path = LOCALE, *, keep_pot: bool = False, root: Path = ROOT) -> None:
+    """Every word marked in the files under ``root`` into the catalogs under ``locale_dir``:
+    new words added untranslated, the translated kept, words no longer marked dropped."""
     from django.core.management import call_command
     from django.test import override_settings
 
-    os.chdir(ROOT)
+    os.chdir(root)
     with override_settings(LOCALE_PATHS=[locale_dir]):
         for domain in DOMAINS:
             call_command(
@@ -78,9 +90,6 @@ def part(name: str, paths: list[str]) -> None:
     the site's catalogs."""
     import shutil
 
-    from django.core.management import call_command
-    from django.test import override_settings
-
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp)
         for path in paths:
@@ -92,19 +101,8 @@ def part(name: str, paths: list[str]) -> None:
             else:
                 shutil.copy2(source, target)
         here = Path.cwd()
-        os.chdir(copy)
         try:
-            with override_settings(LOCALE_PATHS=[copy / "locale"]):
-                for domain in DOMAINS:
-                    call_command(
-                        "makemessages",
-                        locale=languages(),
-                        domain=domain,
-                        extensions=["js"] if domain == "djangojs" else ["html", "py", "txt"],
-                        add_location="file",
-                        keep_pot=True,
-                        verbosity=0,
-                    )
+            make(copy / "locale", keep_pot=True, root=copy)
         finally:
             os.chdir(here)
         for domain in DOMAINS:
@@ -221,8 +219,11 @@ def compile_all() -> None:
 def problems() -> list[str]:
     """What the check finds wrong, in words; nothing when the catalogs are complete."""
     found: list[str] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        fresh = Path(tmp) / "locale"
+    # A folder of the project's own, at its top: makemessages files each word under the first
+    # catalog folder whose parent holds the word's file, and adds the ./locale it finds after
+    # this one, so a folder elsewhere would have the site's own catalogs written instead.
+    with tempfile.TemporaryDirectory(dir=ROOT, prefix=".catalogs-checked-") as tmp:
+        fresh = Path(tmp)
         for language in languages():
             for domain in DOMAINS:
                 po = LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
