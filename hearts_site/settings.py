@@ -283,6 +283,8 @@ LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
+# No "AXES: BEGIN version ..." line at every start of every process.
+AXES_VERBOSE = False
 # Short lockouts that double from one to the next (accounts/lockout.py): a game site's players
 # mistype, and a lock that lasts an hour is itself a way to keep someone out.
 HEARTS_LOCKOUT_MINUTES = env_int("HEARTS_LOCKOUT_MINUTES", 1, minimum=1)

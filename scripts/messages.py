@@ -4,7 +4,8 @@ language of ``settings.LANGUAGES`` but English, the language the words are writt
 
     python scripts/messages.py make      # every marked word into the catalogs (makemessages,
                                          # which keeps what is translated), then compile
-    python scripts/messages.py compile   # the .mo files the site reads (./dev setup runs it)
+    python scripts/messages.py compile   # the .mo files the site reads (./dev setup runs it,
+                                         # with Babel: no GNU gettext needed)
     python scripts/messages.py check     # what tests/test_messages.py checks, as a report
     python scripts/messages.py part NAME PATH...  # the catalogs of those files alone, in
                                          # locale/parts/NAME/, to translate one part at a time
@@ -210,10 +211,20 @@ def _djangos(language: str) -> list[Path]:
 
 
 def compile_all() -> None:
-    from django.core.management import call_command
+    """Every catalog's .mo beside its .po, with Babel: the site runs without GNU gettext, which
+    only making and checking the catalogs need. A fuzzy entry is left out, as msgfmt does."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
 
-    os.chdir(ROOT)
-    call_command("compilemessages", locale=languages(), ignore=IGNORED, verbosity=0)
+    for language in languages():
+        for domain in DOMAINS:
+            po = LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
+            if not po.exists():
+                continue
+            with po.open("rb") as source:
+                catalog = read_po(source, locale=language.replace("-", "_"))
+            with po.with_suffix(".mo").open("wb") as target:
+                write_mo(target, catalog, use_fuzzy=False)
 
 
 def problems() -> list[str]:

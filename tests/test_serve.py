@@ -269,6 +269,16 @@ def test_serve_says_its_address_and_not_each_task_while_the_bots_play(tmp_path, 
         assert chatter not in said, said
     assert "No directory at" not in said
     assert "CRIT" not in said
+    # Nothing that reads as a fault: no banner art, no advice to servers that save to disk,
+    # no warning that the person who started it is root, no library's start-up line.
+    first_screen = said.split(address)[0]
+    assert "Hearts: the web server (daphne), a Celery worker and beat, Redis (embedded)" in (
+        first_screen
+    )
+    assert f"SQLite in {tmp_path / 'hearts.sqlite3'}" in first_screen
+    for fault in ("WARNING", "Warning", "oO0OoO0OoO0Oo", "overcommit", "superuser", "AXES"):
+        assert fault not in said, said
+    assert "Redis version=" in (tmp_path / "redis.log").read_text()  # kept, in var/
 
 
 @pytest.mark.slow
@@ -285,6 +295,7 @@ def test_serve_verbose_says_every_sweep_and_task(tmp_path, stop_serve):
     )
     said = stop_and_read(server, lines, reader)
     assert "Sending due task sweep-deadlines" in said
+    assert "Redis version=" in said  # everything said, the embedded Redis's lines too
     assert "No directory at" not in said
 
 

@@ -15,4 +15,5 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         resumed = resume_clocks()
-        self.stdout.write(f"{resumed} running game(s) resumed")
+        if resumed or options["verbosity"] > 1:
+            self.stdout.write(f"{resumed} running game(s) resumed")
