@@ -334,6 +334,10 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        # Both would fall back to default-src; named so that a narrower default-src one day
+        # does not take the app's manifest and its service worker (hearts_site/views.py) away.
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "frame-ancestors": [NONE],

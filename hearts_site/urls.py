@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from . import views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
@@ -15,4 +17,6 @@ urlpatterns = [
     path("learn/", include("learn.urls")),
     path("api/", include("api.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("service-worker.js", views.service_worker, name="service_worker"),
 ]

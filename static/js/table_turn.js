@@ -2,6 +2,11 @@
 // ("Your turn · …") until the tab is looked at again, and, where the person has allowed it with
 // the "Tell me when it's my turn" button, a browser notification says it too.
 //
+// The notification is shown through the site's service worker (static/js/service_worker.js)
+// wherever there is one: Chrome on Android shows notifications no other way, and throws on
+// `new Notification()`. Only a browser without service workers (Firefox's private windows) gets
+// one made by the page itself.
+//
 // The table waits on this screen's player when its controls ask them to act: the Play or Pass
 // button, or the moon's choice (#controls). A turn is known by its game, hand, phase and the
 // cards left in the hand, so each is told once; one the page showed when it was loaded, or
@@ -9,12 +14,49 @@
 (function () {
   "use strict";
 
+  const TAG = "hearts-turn"; // one turn's notification at a time: a newer one replaces it
   const title = document.title;
   const turnTitle = () => interpolate(gettext("Your turn · %(title)s"), { title }, true);
   let seen = null; // the turn last shown or told
-  let notice = null; // the notification on show
+  let notice = null; // a notification the page made itself, on show
+  let told = true; // one may be on show: told by this page, or by an earlier page of the table
+  let queue = Promise.resolve(); // the shows and closes, each done after those asked before it
 
   const supported = () => "Notification" in window;
+
+  // The service worker's registration once it is active, or null where there is none (service
+  // workers need a secure context, and a browser may refuse to install one).
+  const worker =
+    supported() && "serviceWorker" in navigator
+      ? navigator.serviceWorker.register("/service-worker.js").then(
+          () => navigator.serviceWorker.ready,
+          () => null,
+        )
+      : Promise.resolve(null);
+
+  // Whether a notification can be shown here at all: through a service worker, or by the page
+  // where the constructor works (Chrome on Android's throws). Only asked while the permission
+  // is "default", when even a working constructor shows nothing.
+  function canNotify() {
+    if (!window.isSecureContext) return false;
+    if ("serviceWorker" in navigator) return true;
+    try {
+      new Notification("").close();
+      return true;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  // Runs the task with the worker's registration (or null) once the tasks asked for before it
+  // are done, so that a close is never done before the show it follows. A notification that
+  // cannot be shown fails quietly: the tab's title says the turn all the same.
+  function later(task) {
+    queue = queue
+      .then(() => worker)
+      .then(task)
+      .catch(() => undefined);
+  }
 
   function currentTurn() {
     const state = document.getElementById("board-state");
@@ -32,25 +74,51 @@
     return shown.replace(/\s+/g, " ").trim();
   }
 
-  function tellTurn() {
+  function tellTurn(turn) {
     document.title = turnTitle();
     if (!supported() || Notification.permission !== "granted") return;
-    try {
-      const body = statusWords();
-      notice = new Notification(gettext("Your turn at Hearts"), { body, tag: "hearts-turn" });
-      notice.addEventListener("click", () => {
-        window.focus();
-        clear();
-      });
-    } catch (error) {
-      notice = null; // some browsers (Chrome on Android) show them only from a service worker
-    }
+    const body = statusWords();
+    told = true;
+    later((registration) => {
+      // The tab may have been looked at, or the turn gone, while the worker got ready.
+      if (!document.hidden || currentTurn() !== turn) return undefined;
+      return show(registration, body);
+    });
+  }
+
+  function show(registration, body) {
+    const heading = gettext("Your turn at Hearts");
+    // The table's address, for the worker to come back to on a click (with a private table's
+    // invite code, if the page has one).
+    const options = { body, tag: TAG, data: { url: window.location.href } };
+    if (registration) return registration.showNotification(heading, options);
+    notice = new Notification(heading, options);
+    notice.addEventListener("click", () => {
+      window.focus();
+      clear();
+    });
+    return undefined;
   }
 
   function clear() {
     document.title = title;
-    if (notice) notice.close();
-    notice = null;
+    if (!told) return;
+    told = false;
+    later((registration) => {
+      if (notice) notice.close();
+      notice = null;
+      return registration && closeShown(registration);
+    });
+  }
+
+  // This table's notifications only: another table's turn (the same tag) may have replaced it.
+  function closeShown(registration) {
+    return registration.getNotifications({ tag: TAG }).then((shown) => {
+      for (const notification of shown) {
+        const url = notification.data && notification.data.url;
+        if (url && new URL(url).pathname === window.location.pathname) notification.close();
+      }
+    });
   }
 
   function update() {
@@ -59,14 +127,16 @@
       clear(); // the table no longer waits on this player (the clock moved for them, say)
     } else if (turn !== seen) {
       seen = turn;
-      if (document.hidden) tellTurn();
+      if (document.hidden) tellTurn(turn);
     }
   }
 
-  // The button that asks for the browser's permission: offered only while there is one to ask.
+  // The button that asks for the browser's permission: offered only while there is one to ask,
+  // and where a notification could then be shown.
   function offer() {
     const button = document.getElementById("notify-button");
-    if (button) button.hidden = !(supported() && Notification.permission === "default");
+    if (!button) return;
+    button.hidden = !(supported() && Notification.permission === "default" && canNotify());
   }
 
   document.addEventListener("click", (event) => {

@@ -1,5 +1,6 @@
 """What the browser tests share: signing a new player up, starting a game against the bots,
-reading and waiting on the table, and making a staff member in the running site."""
+reading and waiting on the table, sending a tab to the background, and making a staff member in
+the running site."""
 
 from __future__ import annotations
 
@@ -40,6 +41,31 @@ TABLE_STATE = (
   if (document.querySelector(".moon-choice")) return "moon";"""
     + PLAY_OR_FLASH
 )
+
+
+# For an init script, after conftest's INIT_SCRIPT: the page looks hidden or in view as the test
+# says with show_tab() (``document.hidden`` and ``visibilityState`` read a flag it sets).
+HIDDEN_PAGE = """
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "hidden", {
+  configurable: true, get: () => window.__hidden,
+});
+Object.defineProperty(Document.prototype, "visibilityState", {
+  configurable: true, get: () => (window.__hidden ? "hidden" : "visible"),
+});
+"""
+
+
+def show_tab(page: Any, *, hidden: bool) -> None:
+    """The tab goes to the background (or comes back), as the browser would tell the page (with
+    HIDDEN_PAGE in its init script)."""
+    page.evaluate(
+        """hidden => {
+          window.__hidden = hidden;
+          document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
 
 
 def new_username(length: int = 12) -> str:

@@ -2,10 +2,11 @@
 turn" until the tab is looked at again, and a browser notification says it too once the player
 has allowed it with the table's "Tell me when it's my turn" button.
 
-The page is made to look hidden by an init script (``document.hidden`` and
-``visibilityState`` read a flag the test sets, and the test sends the ``visibilitychange``
-event a browser would), and ``window.Notification`` is replaced by one that records what it was
-asked to show and answers the permission request with "granted", as a person would.
+The page is made to look hidden by an init script (helpers.HIDDEN_PAGE and show_tab), and
+``window.Notification`` is replaced by one that records what it was asked to show and answers
+the permission request with "granted", as a person would. The browser is one without service
+workers (Firefox's private windows), so the page makes the notification itself; the way through
+the service worker, as on a phone, is tests/browser/test_turn_notifications_in_browser.py.
 
 Run with ``pytest -m browser tests/browser``; the site runs in its own processes (see conftest).
 """
@@ -19,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import INIT_SCRIPT, open_tab
-from .helpers import STEP_MS, hand_cards, register, start_game
+from .helpers import HIDDEN_PAGE, STEP_MS, hand_cards, register, show_tab, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -27,19 +28,16 @@ SCREENSHOT = "/tmp/hearts-browser-turn-in-background.png"
 
 HIDDEN_PAGE_AND_NOTIFICATIONS = (
     INIT_SCRIPT
+    + HIDDEN_PAGE
     + """
-window.__hidden = false;
-Object.defineProperty(Document.prototype, "hidden", {
-  configurable: true, get: () => window.__hidden,
-});
-Object.defineProperty(Document.prototype, "visibilityState", {
-  configurable: true, get: () => (window.__hidden ? "hidden" : "visible"),
-});
+delete Navigator.prototype.serviceWorker;
 window.__permission = "default";
 window.__notifications = [];
 window.Notification = class extends EventTarget {
   constructor(title, options) {
     super();
+    // As a browser does: nothing is shown before the permission is given.
+    if (window.__permission !== "granted") return;
     window.__notifications.push({ title, body: (options && options.body) || "" });
   }
   static get permission() { return window.__permission; }
@@ -51,17 +49,6 @@ window.Notification = class extends EventTarget {
 };
 """
 )
-
-
-def _show(page: Any, hidden: bool) -> None:
-    """The tab goes to the background (or comes back), as the browser would tell the page."""
-    page.evaluate(
-        """hidden => {
-          window.__hidden = hidden;
-          document.dispatchEvent(new Event("visibilitychange"));
-        }""",
-        hidden,
-    )
 
 
 def test_a_turn_in_a_background_tab_shows_in_its_title_and_as_a_notification(
@@ -85,7 +72,7 @@ def test_a_turn_in_a_background_tab_shows_in_its_title_and_as_a_notification(
         page.locator("#pass-button").wait_for(timeout=STEP_MS)
         for card in hand_cards(page)[:3]:
             page.locator(f'#hand .card[data-card="{card}"]').click()
-        _show(page, hidden=True)
+        show_tab(page, hidden=True)
         page.locator("#pass-button").click()
 
         # The bots pass and play until the first trick comes to us.
@@ -96,7 +83,7 @@ def test_a_turn_in_a_background_tab_shows_in_its_title_and_as_a_notification(
         assert re.fullmatch(r"Hand 1: your (lead|turn \(\w+ led\))\.", notifications[0]["body"])
         page.screenshot(path=SCREENSHOT)
 
-        _show(page, hidden=False)
+        show_tab(page, hidden=False)
         expect(page).to_have_title(title)
 
         page.once("dialog", lambda dialog: dialog.accept())
