@@ -3,9 +3,10 @@ that caused the news nor loses it.
 
 A send waits at most ``HEARTS_BROADCAST_TIMEOUT`` seconds (one from a daphne's event loop,
 which nothing waits for, ``LOOP_PATIENCE`` times that). What could not be sent (Redis
-paused, down or restarting) is kept, the latest message per group, and a thread of this process
-sends it again once the layer answers a ping. Until then new messages join the kept ones at
-once instead of waiting on the layer too, so the moves made during an outage return at once.
+paused, down or restarting) is kept, the latest message per group (a table's notice, which
+changes nothing, never in place of its news), and a thread of this process sends it again
+once the layer answers a ping. Until then new messages join the kept ones at once instead of
+waiting on the layer too, so the moves made during an outage return at once.
 A table's message carries the game's version (games/effects.py), so a socket that gets only
 the latest one kept sees the gap and catches up, and one sent twice does no harm.
 
@@ -163,7 +164,12 @@ async def _ping_then_send(layer: Any, messages: Messages) -> None:
 def _keep(messages: Messages) -> None:
     """Called with the lock held."""
     global _resender
-    _kept.update(messages)
+    for group, message in messages.items():
+        # A notice changes nothing at its table (games/effects.py, table_notice): the table's
+        # kept news, which a screen must not miss, is not dropped for it.
+        if "notice" in message and group in _kept:
+            continue
+        _kept[group] = message
     if _resender is None:
         _resender = threading.Thread(target=_send_kept, name="broadcast-resender", daemon=True)
         _resender.start()

@@ -28,6 +28,7 @@ from hearts_site import celery_app
 from . import broadcasts
 
 LOBBY_GROUP = "lobby"
+TABLE_NOTICE = "table.notice"  # news that changes nothing at the table
 
 # The bots' task of games/tasks.py, by the name Celery registers it under.
 BOT_MOVE = "games.tasks.bot_move"
@@ -77,6 +78,16 @@ def table_changed(table_id: int, *, lobby: bool) -> None:
     (so the message has no version), and the lobby's too if ``lobby`` (a seat taken, left or
     given to a bot, a table created: what the lobby lists)."""
     _tell({table_group(table_id): {"type": "table.updated", "events": []}}, lobby)
+
+
+def table_notice(table_id: int, notice: str, **values: str) -> None:
+    """After commit (at once outside a transaction: a refusal that changed nothing), every
+    screen at the table, players' and spectators' alike, is told ``notice`` (a
+    ``words.Notice``, worded with ``values`` in each screen's language by the relay that shows
+    it: games/relays.py). The stamp lets a relay that hears it twice (from its own process,
+    then through the layer) tell it once."""
+    message = {"type": TABLE_NOTICE, "notice": notice, "values": values, "stamp": uuid.uuid4().hex}
+    _tell({table_group(table_id): message}, lobby=False)
 
 
 def game_changed(

@@ -41,3 +41,15 @@ class AlreadyPlaying(ServiceError):
             )
         )
         self.game = game
+
+
+class PlayerBarred(ServiceError):
+    """Someone seated may not play at the table now (suspended, banned, or barred from rated
+    tables since they sat down): ``name``, whose account is ``user_id``. The message is the
+    gate's own reason when they asked to start themselves, else only that they cannot play
+    there now: nobody else is told why."""
+
+    def __init__(self, message: str, *, user_id: int, name: str) -> None:
+        super().__init__(message)
+        self.user_id = user_id
+        self.name = name

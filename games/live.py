@@ -31,7 +31,7 @@ from django.utils import translation
 
 from games.engine import Match, Phase
 
-from . import fragments, selectors, table_context
+from . import fragments, selectors, table_context, words
 from .fragments import Context, Keys
 from .models import Game, GamePlayer, Table
 from .selectors import Viewer
@@ -354,6 +354,14 @@ def changed(
         if new[fragment.id] != keys.get(fragment.id)
     )
     return Push(html, state.shown, new)
+
+
+def notice(message: dict[str, Any], language: str) -> str:
+    """The notice a table's message carries (games/effects.py, ``table_notice``) as every
+    screen reading ``language`` is pushed it; nothing for a notice this process does not know."""
+    with translation.override(language):
+        text = words.notice(str(message.get("notice", "")), message.get("values") or {})
+        return render_to_string("games/_notice.html", {"notice": text}) if text else ""
 
 
 def public_news(state: TableState) -> dict[str, tuple[str, str]]:

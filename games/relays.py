@@ -5,7 +5,8 @@ state (games/live.py) and is the one serial writer of the table in the process: 
 takes, in the order they come, the moves of its sockets, their own requests (the whole table on
 connecting, after a refused move) and the news of other processes (a bot's move from a worker,
 the clock's sweep, seats taken, a move on another daphne), the news that piled up meanwhile
-taken together.
+taken together. A notice (a rematch refused, say: news that changes nothing at the table) is
+pushed to every screen as it comes, worded in each screen's language.
 
 A move from one of its sockets is judged against the state in memory and written in one round
 trip (games/services.py, :func:`services.act`); once it is in the database, the relay renders
@@ -27,6 +28,7 @@ import asyncio
 import logging
 import time
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -42,7 +44,7 @@ from games.engine import EndReason, HeartsError, Move, MoveKind, Phase, parse_ca
 from moderation import gates
 
 from . import bot_pool, broadcasts, effects, fast_writes, live, selectors, services
-from .effects import table_group
+from .effects import TABLE_NOTICE, table_group
 from .fragments import Keys
 from .live import TableState, in_pool
 from .selectors import Viewer
@@ -71,6 +73,8 @@ BACKUP_SECONDS = 1.0
 # The moves whose news carries the move itself, for the other processes holding the table's
 # players to follow without loading the game: those everyone sees. A pass's cards are hidden.
 PUBLIC_MOVES = (MoveKind.PLAY, MoveKind.MOON)
+# How many of the latest notices' stamps a relay keeps, to tell each notice once.
+NOTICES_KEPT = 32
 
 
 @dataclass(eq=False)
@@ -161,6 +165,7 @@ class Relay:
     others_until: float = float("-inf")  # until when another process is counted on
     answered: set[Any] = field(default_factory=set)  # the processes that answered this one
     born: float = field(default_factory=time.monotonic)
+    told: deque[str] = field(default_factory=lambda: deque(maxlen=NOTICES_KEPT))  # stamps
 
     @property
     def group(self) -> str:
@@ -237,7 +242,7 @@ class Relay:
                 continue
             if message.get("origin") == self.channel:
                 continue
-            if message.get("type") == "table.updated":
+            if message.get("type") in ("table.updated", TABLE_NOTICE):
                 await self.inbox.put(message)
             elif message.get("type") == "table.relay":
                 self.others_until = time.monotonic() + OTHERS_SECONDS
@@ -284,13 +289,17 @@ class Relay:
             try:
                 waiting: list[dict[str, Any] | _Request] = []
                 for item in batch:
-                    if isinstance(item, dict | _Request):
+                    if isinstance(item, _Request) or (
+                        isinstance(item, dict) and not _is_notice(item)
+                    ):
                         waiting.append(item)
                         continue
                     if waiting:
                         await self._push(waiting)
                         waiting = []
-                    if isinstance(item, _Move):
+                    if isinstance(item, dict):
+                        await self._tell(item)
+                    elif isinstance(item, _Move):
                         await self._apply(self._make, item, item.screen)
                     elif isinstance(item, _BotMove):
                         await self._apply(self._make_bot, item, None)
@@ -608,6 +617,23 @@ class Relay:
             broadcasts.send({self.group: news}, here=False)
         return self._pushes(state, list(self.screens))
 
+    async def _tell(self, message: dict[str, Any]) -> None:
+        """A notice for every screen at the table (games/effects.py, ``table_notice``): worded
+        once for each language its screens read, and told once, however often it is heard."""
+        stamp = str(message.get("stamp"))
+        if stamp in self.told:
+            return
+        self.told.append(stamp)
+        worded: dict[str, str] = {}
+        for screen in list(self.screens):
+            if not screen.ready:
+                continue
+            html = worded.get(screen.language)
+            if html is None:
+                html = worded[screen.language] = live.notice(message, screen.language)
+            if html:
+                await _quietly(screen.send(html))
+
     # The table's news and its screens' requests -------------------------------------------
 
     async def _push(self, batch: list[dict[str, Any] | _Request]) -> None:
@@ -787,6 +813,11 @@ def _speaking(language: str, make: Callable[..., Made]) -> Callable[..., Made]:
 def flash(error: str) -> str:
     """The error line a socket shows its own client alone."""
     return render_to_string("games/_flash.html", {"error": error})
+
+
+def _is_notice(message: dict[str, Any]) -> bool:
+    """Whether the table's ``message`` is a notice, which changes nothing at the table."""
+    return message.get("type") == TABLE_NOTICE
 
 
 def _shown_by(message: dict[str, Any]) -> tuple[int, int]:

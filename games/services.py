@@ -52,6 +52,7 @@ from .effects import LOBBY_GROUP as LOBBY_GROUP
 from .effects import table_group as table_group
 from .errors import AlreadyPlaying as AlreadyPlaying
 from .errors import GameOver as GameOver
+from .errors import PlayerBarred as PlayerBarred
 from .errors import ServiceError as ServiceError
 from .errors import StaleVersion as StaleVersion
 from .models import ADDED_SEED_LENGTH, Game, GamePlayer, MoveRecord, Seat, Table
@@ -305,14 +306,17 @@ def _check_players_may_play(table: Table, seats: list[Seat], starter: User) -> N
         try:
             gates.check_may_start(seat.user, table)
         except ServiceError as refused:
-            if seat.user.pk == starter.pk:
-                raise
-            raise ServiceError(
+            user_id, name = seat.user.pk, seat.user.username
+            if user_id == starter.pk:  # their own reason, for them
+                raise PlayerBarred(str(refused), user_id=user_id, name=name) from refused
+            raise PlayerBarred(
                 _(
                     "%(name)s cannot play at this table now: the game cannot start until their "
                     "seat is free or given to a bot"
                 )
-                % {"name": seat.user.username}
+                % {"name": name},
+                user_id=user_id,
+                name=name,
             ) from refused
 
 
@@ -331,20 +335,29 @@ def play_now(user: User) -> Game:
 
 
 def rematch(table_id: int, user: User) -> Game:
-    """Another game at the same table with the same seats, once the last one is over."""
-    with transaction.atomic():
-        table = _locked_table(table_id)
-        game = table.current_game()
-        if game is None or not game.is_over:
-            raise ServiceError(_("The game is still on"))
-        if not table.seats.filter(user=user).exists():
-            raise ServiceError(_("Only the players can ask for a rematch"))
-        if table.one_game:
-            raise ServiceError(_("This table was made for one game: there is no rematch"))
-        table.status = Table.Status.OPEN
-        table.host = user
-        table.save(update_fields=["status", "host"])
-    return start_game(table_id, user)
+    """Another game at the same table with the same seats, once the last one is over. Refused
+    as a whole when someone seated may no longer play there (suspended, say): the table stays
+    as it was, and everyone at it is told who cannot play and what is left to do; the person
+    who asked is refused in the same words (in their own, if it is them)."""
+    try:
+        with transaction.atomic():
+            table = _locked_table(table_id)
+            game = table.current_game()
+            if game is None or not game.is_over:
+                raise ServiceError(_("The game is still on"))
+            if not table.seats.filter(user=user).exists():
+                raise ServiceError(_("Only the players can ask for a rematch"))
+            if table.one_game:
+                raise ServiceError(_("This table was made for one game: there is no rematch"))
+            table.status = Table.Status.OPEN
+            table.host = user
+            table.save(update_fields=["status", "host"])
+            return start_game(table_id, user)
+    except PlayerBarred as barred:
+        effects.table_notice(table_id, words.Notice.REMATCH_REFUSED, name=barred.name)
+        if barred.user_id == user.pk:
+            raise
+        raise ServiceError(words.rematch_refused(barred.name)) from barred
 
 
 # Moves -----------------------------------------------------------------------------------

@@ -71,12 +71,17 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def play_now(request: HttpRequest) -> HttpResponse:
-    """A new game against the bots, or back to the game the person is playing already."""
+    """A new game against the bots, or back to the game the person is playing already. Any
+    other refusal (a suspension saved after the request was let in, say) is told on the
+    lobby, as the new-table form's are: nothing was made."""
     try:
         game = services.play_now(_user(request))
     except services.AlreadyPlaying as playing:
         messages.info(request, str(playing))
         game = playing.game
+    except services.ServiceError as refused:
+        messages.error(request, str(refused))
+        return redirect("lobby")
     return redirect(_table_url(game.table))
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from django.utils.functional import lazy
@@ -1129,6 +1130,40 @@ def played_for(name: str, card: str) -> str:
         "name": name,
         "card": card,
     }
+
+
+# The table's notices of what changed nothing in its game, told to every screen at the table
+# (games/effects.py, ``table_notice``), each in its own language.
+
+
+class Notice(StrEnum):
+    """A notice's kind, as the table's message carries it."""
+
+    REMATCH_REFUSED = "rematch-refused"
+
+
+def rematch_refused(name: str) -> str:
+    """A rematch refused because ``name``, seated, may not play at the table now: why is
+    theirs alone to know. A finished table's seats stay as they are (nobody can free one or
+    give it to a bot), so what is left is to wait for them or to start another table.
+
+    >>> rematch_refused("bob").split(". ")[0]
+    'The rematch cannot start: bob cannot play at this table now'
+    """
+    return _(
+        "The rematch cannot start: %(name)s cannot play at this table now. A rematch can start "
+        "once they may play here again; to play on now, start a table from the lobby."
+    ) % {"name": name}
+
+
+NOTICES: Final[dict[str, Callable[..., str]]] = {Notice.REMATCH_REFUSED: rematch_refused}
+
+
+def notice(kind: str, values: Mapping[str, str]) -> str:
+    """A notice as the table's message carries it (its kind and values), in words; nothing
+    for a kind this process does not know (a newer one's, while the site is updated)."""
+    worded = NOTICES.get(kind)
+    return "" if worded is None else worded(**values)
 
 
 def hand_scored(hand: int, scores: list[tuple[str, int]]) -> str:

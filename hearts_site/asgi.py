@@ -35,7 +35,13 @@ import gc  # noqa: E402
 
 from django.template.loader import get_template  # noqa: E402
 
-for _name in ("games/table.html", "games/_live.html", "games/_flash.html", "games/lobby.html"):
+for _name in (
+    "games/table.html",
+    "games/_live.html",
+    "games/_flash.html",
+    "games/_notice.html",
+    "games/lobby.html",
+):
     get_template(_name)
 gc.collect()
 gc.freeze()
