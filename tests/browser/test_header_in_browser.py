@@ -68,3 +68,46 @@ def test_on_a_desktop_every_link_shows_and_there_is_no_menu_button(tab: Tab) -> 
     for name in ("Games", "Ratings", "Arenas", "Learn", "Sign in", "Register"):
         assert header.get_by_role("link", name=name).is_visible(), name
     assert _header_height(tab) <= ONE_LINE_PX
+
+
+def _pages_without_parameters() -> list[str]:
+    """Every page of the site's URL configuration that needs no value in its path."""
+    from django.urls import reverse
+
+    from tests.helpers.pages import parameters, site_patterns
+
+    return sorted(
+        reverse(pattern.name)
+        for pattern in site_patterns()
+        if pattern.name and not parameters(pattern)
+    )
+
+
+@pytest.mark.parametrize("who", ["visitor", "player"])
+def test_on_a_phone_no_page_scrolls_sideways_and_every_header_is_one_line(
+    tab: Tab, who: str
+) -> None:
+    """Every page that needs no value in its path, for a visitor and for a signed-in player
+    (the pages with one, a table, a game, a profile, are walked by the accessibility test)."""
+    page = tab.page
+    if who == "player":
+        register(tab)
+    page.set_viewport_size({"width": 360, "height": 740})
+    looked_at, wide, tall = [], {}, {}
+    for path in _pages_without_parameters():
+        # Asked first with the tab's cookies, so that only pages are opened in the tab: not a
+        # POST-only address's 405, the JavaScript catalog, a download, ...
+        answer = page.request.get(path, max_redirects=0)
+        if answer.status != 200 or "text/html" not in answer.headers.get("content-type", ""):
+            continue
+        page.goto(path)
+        looked_at.append(path)
+        width, shown = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        if width > shown:
+            wide[path] = width
+        header = page.locator(".site-header")
+        if header.count() and _header_height(tab) > ONE_LINE_PX:
+            tall[path] = _header_height(tab)
+    assert len(looked_at) >= 10, looked_at
+    assert wide == {}, wide
+    assert tall == {}, tall
