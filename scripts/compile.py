@@ -60,6 +60,13 @@ def main() -> None:
     BUILD.parent.mkdir(parents=True, exist_ok=True)
     with open(BUILD.parent / "compile.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        # Holding the lock, any build folder but the build itself is a dead run's leftover
+        # (killed half way, or the machine stopped).
+        for leftover in [
+            *BUILD.parent.glob("compiled.new-*"),
+            *BUILD.parent.glob("compiled.old-*"),
+        ]:
+            shutil.rmtree(leftover, ignore_errors=True)
         if up_to_date():
             return
         fresh = Path(tempfile.mkdtemp(dir=BUILD.parent, prefix="compiled.new-"))

@@ -64,6 +64,14 @@ def test_a_failed_build_leaves_the_old_one_in_place(compile_script, tmp_path, mo
     assert leftovers == set()
 
 
+def test_a_killed_runs_leftovers_are_cleared_by_the_next(compile_script, tmp_path, monkeypatch):
+    monkeypatch.setattr(compile_script, "build", lambda into: (into / "SOURCES").write_text("new"))
+    (tmp_path / "compiled.new-abc123").mkdir()
+    (tmp_path / "compiled.old-4242").mkdir()
+    compile_script.main()
+    assert {path.name for path in tmp_path.iterdir()} == {"compiled", "compile.lock"}
+
+
 def test_an_up_to_date_build_is_not_made_again(compile_script, tmp_path, monkeypatch):
     def build(into: Path) -> None:
         raise AssertionError("built again")
