@@ -7,11 +7,13 @@ Run with ``pytest -m browser tests/browser``; the site runs in its own processes
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import Tab
+from .conftest import BASE_DIR, Site, Tab
 from .helpers import register, start_game
 
 pytestmark = pytest.mark.browser
@@ -83,12 +85,36 @@ def _pages_without_parameters() -> list[str]:
     )
 
 
+# A rated game of four people whose names are as long as a name may be (20), so that the
+# leaderboard and the lists of games have their longest rows.
+LONG_NAMES = tuple(letter * 20 for letter in "wxyz")
+LONG_NAMED_GAME = f"""
+import django
+django.setup()
+from tests.helpers.finishing import play_out, start
+from tests.helpers.tables import people
+play_out(start(people(*{LONG_NAMES!r})), 1)
+"""
+
+
+@pytest.fixture(scope="module")
+def long_named_players(site: Site) -> None:
+    subprocess.run(
+        [sys.executable, "-c", LONG_NAMED_GAME],
+        env=site.env,
+        cwd=BASE_DIR,
+        check=True,
+        timeout=120,
+    )
+
+
 @pytest.mark.parametrize("who", ["visitor", "player"])
 def test_on_a_phone_no_page_scrolls_sideways_and_every_header_is_one_line(
-    tab: Tab, who: str
+    tab: Tab, who: str, long_named_players: None
 ) -> None:
-    """Every page that needs no value in its path, for a visitor and for a signed-in player
-    (the pages with one, a table, a game, a profile, are walked by the accessibility test)."""
+    """Every page that needs no value in its path, for a visitor and for a signed-in player,
+    with four players of the longest names rated (the pages with a value in their path, a
+    table, a game, a profile, are walked by the accessibility test)."""
     page = tab.page
     if who == "player":
         register(tab)
