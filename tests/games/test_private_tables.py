@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Seat, Table
-from tests.helpers.sockets import open_table_socket, session_cookie, table_socket
+from tests.helpers.sockets import TIMEOUT, open_table_socket, session_cookie, table_socket
 
 pytestmark = pytest.mark.django_db
 
@@ -409,7 +409,7 @@ async def test_a_private_table_socket_refuses_a_stranger_and_serves_an_invitee_t
     table, alice, erin = await database_sync_to_async(setting)()
     for cookie, code in [(erin, None), (None, None), (erin, "not-the-code"), (erin, "é")]:
         refused = table_socket(table.pk, cookie, code=code)
-        connected, close_code = await refused.connect()
+        connected, close_code = await refused.connect(TIMEOUT)
         assert (connected, close_code) == (False, 4403)
 
     invitee, seating = await open_table_socket(table.pk, erin, code=table.invite_code)
@@ -450,6 +450,6 @@ async def test_a_screen_let_in_by_the_old_link_is_closed_and_never_sent_the_new_
     assert link in await host.receive_from(timeout=5)
     assert link in await player.receive_from(timeout=5)  # seated: still at the table
     refused = table_socket(table.pk, erin, code=old)
-    assert await refused.connect() == (False, 4403)
+    assert await refused.connect(TIMEOUT) == (False, 4403)
     for socket in (player, host):
         await socket.disconnect()
