@@ -61,7 +61,6 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from socket import create_connection
 from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +69,7 @@ sys.path.insert(0, str(ROOT))
 from bench._scratch import POSTGRES, postgres  # noqa: E402
 from games.engine import MoonRule, MoveKind  # noqa: E402
 from scripts.nginx_conf import full_config, nginx_binary  # noqa: E402
-from scripts.scale_out import Layout, free_port  # noqa: E402
+from scripts.scale_out import Layout, free_port, wait_for_port  # noqa: E402
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -104,16 +103,7 @@ class Proxy:
             raise RuntimeError(f"nginx exited with {self.process.returncode}: {said}")
 
     def wait_ready(self, patience: float = 30) -> None:
-        deadline = time.monotonic() + patience
-        while True:
-            self.check_alive()
-            try:
-                create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"nginx on port {self.port} did not start") from None
-                time.sleep(0.1)
+        wait_for_port("127.0.0.1", self.port, "nginx", self.check_alive, patience)
 
     def stop(self) -> None:
         """The master and its workers: they are in a session of their own, where a worker

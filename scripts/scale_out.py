@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,23 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def wait_for_port(
+    host: str, port: int, what: str, check_alive: Callable[[], None], patience: float
+) -> None:
+    """Until something accepts connections on ``port``; ``check_alive`` raises if the process
+    that should has died meanwhile. RuntimeError naming ``what`` after ``patience`` seconds."""
+    deadline = time.monotonic() + patience
+    while True:
+        check_alive()
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{what} on port {port} did not start") from None
+            time.sleep(0.1)
 
 
 def _tool(name: str) -> str:
@@ -102,17 +120,10 @@ class Layout:
 
     def wait_ready(self, patience: float = 60) -> None:
         """Until every daphne accepts connections (or one process has died)."""
-        deadline = time.monotonic() + patience
+        started = time.monotonic()
         for port in self.ports:
-            while True:
-                self.check_alive()
-                try:
-                    socket.create_connection((self.host, port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"daphne on port {port} did not start") from None
-                    time.sleep(0.2)
+            left = patience - (time.monotonic() - started)
+            wait_for_port(self.host, port, "daphne", self.check_alive, left)
 
     def check_alive(self) -> None:
         for name, process in self.processes.items():
