@@ -41,14 +41,17 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
-def in_use() -> bool:
-    """Whether the compiled modules are imported instead of their sources."""
-    if os.environ.get("HEARTS_PURE_PYTHON") == "1":
-        return False
+def built() -> bool:
+    """Whether the build in var/compiled/ was made from the sources as they are now."""
     try:
         return RECORD.read_text().strip() == fingerprint()
     except OSError:
         return False
+
+
+def in_use() -> bool:
+    """Whether the compiled modules are imported instead of their sources."""
+    return os.environ.get("HEARTS_PURE_PYTHON") != "1" and built()
 
 
 def package_path(package: str, path: list[str]) -> list[str]:

@@ -27,14 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from setuptools import setup  # noqa: E402
 
-from games.compiled import BUILD, MODULES, RECORD, fingerprint  # noqa: E402
-
-
-def up_to_date() -> bool:
-    try:
-        return RECORD.read_text().strip() == fingerprint()
-    except OSError:
-        return False
+from games.compiled import BUILD, MODULES, RECORD, built, fingerprint  # noqa: E402
 
 
 def build(into: Path) -> None:
@@ -67,7 +60,7 @@ def main() -> None:
             *BUILD.parent.glob("compiled.old-*"),
         ]:
             shutil.rmtree(leftover, ignore_errors=True)
-        if up_to_date():
+        if built():
             return
         fresh = Path(tempfile.mkdtemp(dir=BUILD.parent, prefix="compiled.new-"))
         try:

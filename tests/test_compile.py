@@ -11,6 +11,7 @@ from types import ModuleType
 
 import pytest
 
+from games import compiled
 from hearts_site import serve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,9 +25,10 @@ def compile_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleTyp
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     build = tmp_path / "compiled"
-    monkeypatch.setattr(module, "BUILD", build)
-    monkeypatch.setattr(module, "RECORD", build / "SOURCES")
-    monkeypatch.setattr(module, "fingerprint", lambda: "new")
+    for where in (module, compiled):
+        monkeypatch.setattr(where, "BUILD", build)
+        monkeypatch.setattr(where, "RECORD", build / "SOURCES")
+        monkeypatch.setattr(where, "fingerprint", lambda: "new")
     return module
 
 
@@ -45,7 +47,7 @@ def test_a_finished_build_replaces_the_old_one_whole(compile_script, tmp_path, m
     _old_build(tmp_path / "compiled")
     compile_script.main()
     assert (tmp_path / "compiled" / "module.so").read_text() == "new"
-    assert compile_script.up_to_date()
+    assert compiled.built()
     leftovers = {path.name for path in tmp_path.iterdir()} - {"compiled", "compile.lock"}
     assert leftovers == set()
 
