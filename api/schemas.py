@@ -4,7 +4,7 @@ show: docs/records.md says what each field holds."""
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ninja import Field, Schema
 
@@ -206,15 +206,23 @@ class ArenaOut(Schema):
 
 
 class StandingOut(Schema):
-    place: int
+    """A row of an arena's standings, read from the arena page's own rows
+    (arenas.selectors.Row)."""
+
+    place: int = Field(description="equal points and wins share a place (1, 1, 1, 4)")
     name: str
-    rating: int
-    points: str
+    rating: int = Field(description="the rating as the site shows it, as /players/{name} does")
+    provisional: bool
+    points: float = Field(description="the arena's points, to one decimal, as the page shows")
     games: int
-    wins: int
+    wins: int = Field(description="games placed first, alone or shared, as a player's record")
     streak: bool
     paused: bool
     playing: bool
+
+    @staticmethod
+    def resolve_points(row: Any) -> float:
+        return float(row.points_number)
 
 
 class ArenaDetail(ArenaOut):

@@ -26,9 +26,9 @@ from games.engine import EARLY_ENDS, PRESETS, Match, Move, Rules, parse_cards
 from games.history_selectors import finished_games
 from games.models import Game, GamePlayer, MoveRecord
 from games.records import FORMAT, match_record
-from ratings.maths import display_rating, is_provisional
 from ratings.models import Rating, RatingChange
 from ratings.selectors import leaderboard
+from ratings.selectors import ranked as rated_page
 from ratings.stats import player_stats
 
 RECENT_FORM = 10  # a player's latest finished games, in their summary
@@ -376,13 +376,14 @@ def board(rule_set: str | None = None, players: int | None = None) -> QuerySet[R
 
 
 def ranked(rows: QuerySet[Rating], offset: int, limit: int) -> Iterable[dict[str, Any]]:
-    for rank, rating in enumerate(rows[offset : offset + limit], start=offset + 1):
+    """A page of the leaderboard, ranked as its page ranks it (equal ratings share a rank)."""
+    for rank, rating in rated_page(rows, offset, limit):
         yield {
             "rank": rank,
             "name": rating.user.username,
-            "rating": display_rating(rating.mu, rating.sigma),
+            "rating": rating.display,
             "games": rating.games,
-            "provisional": is_provisional(rating.games),
+            "provisional": rating.is_provisional,
         }
 
 
@@ -395,21 +396,10 @@ def arenas() -> dict[str, list[dict[str, Any]]]:
 
 
 def arena(arena: Arena) -> dict[str, Any]:
-    out = _arena(arena)
-    out["standings"] = [
-        {
-            "place": row.place,
-            "name": row.name,
-            "rating": row.rating,
-            "points": row.points,
-            "games": row.games,
-            "wins": row.wins,
-            "streak": row.streak,
-            "paused": row.paused,
-            "playing": row.playing,
-        }
-        for row in arena_selectors.standings(arena)
-    ]
+    """An arena with its standings: the arena page's rows, which the answer's schema reads
+    (api/schemas.py StandingOut)."""
+    out: dict[str, Any] = _arena(arena)
+    out["standings"] = arena_selectors.standings(arena)
     return out
 
 

@@ -14,9 +14,10 @@ second ``n - 2``, then one less for each place down to none for last:
 =========  =============
 
 Players tied for a place share the points of the places they fill: two tied first of four
-score (4 + 2) / 2 = 3 each. A win is first place alone. After two wins in a row a player is on
-a streak: each game they play while on it scores double (a win keeps it, anything else ends it
-after that game), as in lichess's arenas.
+score (4 + 2) / 2 = 3 each. A win is first place, alone or shared, as everywhere on the site
+(``games.engine.is_win``). After two wins in a row a player is on a streak: each game they play
+while on it scores double (a win keeps it, anything else ends it after that game), as in
+lichess's arenas.
 
 >>> points_for([1, 2, 3, 4])
 [Fraction(4, 1), Fraction(2, 1), Fraction(1, 1), Fraction(0, 1)]
@@ -43,6 +44,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+from games.engine import competition_ranks, is_win
 
 STREAK = 2  # wins in a row that start a streak of double points
 
@@ -101,14 +104,13 @@ def standings(
             doubled = row.streak
             row.points += share * 2 if doubled else share
             row.games += 1
-            won = places[key] == 1 and sum(1 for k in keys if places[k] == 1) == 1
+            won = is_win(places[key])
             row.wins += won
             row.run = row.run + 1 if won else 0
     ranked = sorted(rows.values(), key=lambda r: (-r.points, -r.wins))
-    for index, row in enumerate(ranked):
-        before = ranked[index - 1] if index else None
-        same = before is not None and (before.points, before.wins) == (row.points, row.wins)
-        row.place = before.place if same and before is not None else index + 1
+    ranks = competition_ranks([(-r.points, -r.wins) for r in ranked])
+    for row, place in zip(ranked, ranks, strict=True):
+        row.place = place
     return ranked
 
 

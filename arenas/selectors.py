@@ -13,6 +13,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from games.models import Game, GamePlayer
+from ratings.selectors import ratings_of
 
 from . import scoring
 from .models import Arena, ArenaGame, Entrant
@@ -26,8 +27,10 @@ class Row:
     place: int
     user_id: int
     name: str
-    rating: int
-    points: str
+    rating: int  # as the profile and the leaderboard show it, not the seating's
+    provisional: bool
+    points: str  # as the page shows them (scoring.shown)
+    points_number: float  # the same, as a number: the API's
     games: int
     wins: int
     streak: bool
@@ -65,17 +68,21 @@ def standings(arena: Arena) -> list[Row]:
         Entrant.objects.filter(arena=arena).select_related("user").order_by("joined_at", "pk")
     )
     by_user = {e.user_id: e for e in entrants}
+    ratings = ratings_of(by_user)
     ranked = scoring.standings(((e.user_id, e.rating) for e in entrants), results(arena))
     rows = []
     for standing in ranked:
         entrant = by_user[standing.key]
+        rating = ratings[entrant.user_id]
         rows.append(
             Row(
                 place=standing.place,
                 user_id=entrant.user_id,
                 name=entrant.user.username,
-                rating=round(entrant.rating),
+                rating=rating.display,
+                provisional=rating.is_provisional,
                 points=scoring.shown(standing.points),
+                points_number=round(float(standing.points), 1),
                 games=standing.games,
                 wins=standing.wins,
                 streak=standing.streak,

@@ -10,6 +10,9 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db.models import F, QuerySet
 
+from games.engine import competition_ranks
+
+from .maths import display_rating
 from .models import Rating, RatingChange
 
 
@@ -26,6 +29,44 @@ def leaderboard() -> QuerySet[Rating]:
 
 def rating_of(person: User) -> Rating | None:
     return Rating.objects.filter(user=person).first()
+
+
+def ratings_of(user_ids: Iterable[int]) -> dict[int, Rating]:
+    """Each person's rating, as the profile and the leaderboard show it; someone with no rated
+    game yet gets a newcomer's (unsaved), which shows the starting rating, provisional."""
+    ids = set(user_ids)
+    found = {rating.user_id: rating for rating in Rating.objects.filter(user_id__in=ids)}
+    return {pk: found.get(pk) or Rating(user_id=pk) for pk in ids}
+
+
+TIES_READ = 100  # rows read at a time, going back from a page, to find a tie that began before it
+
+
+def ranked(rows: QuerySet[Rating], offset: int, limit: int) -> list[tuple[int, Rating]]:
+    """A page of the leaderboard ``rows`` (highest first), each with its rank: equal ratings as
+    shown share one and the next rank skips as many (1, 1, 1, 4), across pages too."""
+    page = list(rows[offset : offset + limit])
+    if not page:
+        return []
+    tied = _tied_before(rows, offset, page[0].display)
+    keys = [-page[0].display] * tied + [-rating.display for rating in page]
+    ranks = competition_ranks(keys, start=offset + 1 - tied)[tied:]
+    return list(zip(ranks, page, strict=True))
+
+
+def _tied_before(rows: QuerySet[Rating], offset: int, shown: int) -> int:
+    """How many of the rows just before ``offset`` show the rating ``shown``: a tie that began on
+    an earlier page (rarely more than a few rows, read back a hundred at a time)."""
+    tied = 0
+    while offset > 0:
+        start = max(0, offset - TIES_READ)
+        before = rows.values_list("mu", "sigma")[start:offset]
+        for mu, sigma in reversed(list(before)):
+            if display_rating(mu, sigma) != shown:
+                return tied
+            tied += 1
+        offset = start
+    return tied
 
 
 # The history chart ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Points and moons come from replaying the games (``Match.replay``): each scored hand's points
 and each hand's shooter. A finished game's log never changes, so each game is replayed once and
 what it adds up to is kept as a ``GameTally``; a profile then reads the tallies. Wins come from
-the result's places (a shared first place is a win), each shown as the site words places
+the result's places (a shared first place is a win: ``games.engine.is_win``), each shown as the site words places
 (``games.words.ordinal``):
 
 >>> ordinal(2), ordinal(11)
@@ -22,7 +22,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.engine import EARLY_ENDS, EndReason, Match, Move, Rules
+from games.engine import EARLY_ENDS, EndReason, Match, Move, Rules, is_win
 from games.models import Game, GamePlayer, MoveRecord
 from games.words import ordinal
 
@@ -112,7 +112,7 @@ def player_stats(
         stats.hands += tally.hands
         stats.points += tally.points[seat.seat]
         stats.moons += tally.moons[seat.seat]
-        won = _place(seat.game, seat.seat) == 1
+        won = is_win(_place(seat.game, seat.seat))
         stats.wins += won
         games_by_set[seat.game.table.preset_title] += 1
         wins_by_set[seat.game.table.preset_title] += won

@@ -8,11 +8,15 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from .selectors import leaderboard as rated_players
+from .selectors import ranked
 
 PLAYERS_PER_PAGE = 50
 
 
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    page = Paginator(rated_players(), PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "ratings/leaderboard.html", {"page": page})
+    rows = rated_players()
+    page = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    offset = (page.number - 1) * PLAYERS_PER_PAGE
+    context = {"page": page, "ranked": ranked(rows, offset, PLAYERS_PER_PAGE)}
+    return render(request, "ratings/leaderboard.html", context)

@@ -107,7 +107,16 @@ from .hand import (
     trick_winner,
     winning_position,
 )
-from .match import EARLY_ENDS, END_REASONS, EndReason, Match, Result, places_for
+from .match import (
+    EARLY_ENDS,
+    END_REASONS,
+    EndReason,
+    Match,
+    Result,
+    competition_ranks,
+    is_win,
+    places_for,
+)
 from .refusals import Refusal
 from .rules import (
     CARD_SECONDS,
@@ -184,6 +193,7 @@ __all__ = [
     "TrickTaken",
     "WrongPhaseError",
     "cards_of",
+    "competition_ranks",
     "deal_hand",
     "deal_masks",
     "event_to_json",
@@ -192,6 +202,7 @@ __all__ = [
     "hearts_breakers",
     "imagine_hand",
     "is_sun",
+    "is_win",
     "jack_points",
     "last_trick",
     "legal_from",

@@ -8,6 +8,7 @@ points and only the last finished hand's and the current hand's moves), which
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -54,6 +55,20 @@ def _result_json(result: Result) -> dict[str, Any]:
     return {**vars(result), "places": list(result.places), "totals": list(result.totals)}
 
 
+def competition_ranks(keys: Sequence[Any], start: int = 1) -> list[int]:
+    """Each key's rank, the smallest key first ("standard competition ranking"): ``start`` plus
+    the number of keys strictly before it, so equal keys share a rank and the ranks after them
+    skip as many (1, 1, 1, 4). The one rule for places, the leaderboard and arena standings.
+
+    >>> competition_ranks([40, 40, 76, 106])
+    [1, 1, 3, 4]
+    >>> competition_ranks([-387, -387, -387, -142], start=11)
+    [11, 11, 11, 14]
+    """
+    ordered = sorted(keys)
+    return [start + bisect_left(ordered, key) for key in keys]
+
+
 def places_for(totals: Sequence[int], last: int | None = None) -> tuple[int, ...]:
     """One plus the number of seats with a strictly lower total; ``last`` is placed last.
 
@@ -64,11 +79,21 @@ def places_for(totals: Sequence[int], last: int | None = None) -> tuple[int, ...
     """
     seats = [s for s in range(len(totals)) if s != last]
     places = [0] * len(totals)
-    for seat in seats:
-        places[seat] = 1 + sum(1 for other in seats if totals[other] < totals[seat])
+    for seat, place in zip(seats, competition_ranks([totals[s] for s in seats]), strict=True):
+        places[seat] = place
     if last is not None:
         places[last] = len(totals)
     return tuple(places)
+
+
+def is_win(place: int | None) -> bool:
+    """Whether a place in a game's result is a win: first, alone or shared (equal lowest totals
+    share first place). The one definition for profiles, the API and arenas.
+
+    >>> is_win(1), is_win(2), is_win(None)
+    (True, False, False)
+    """
+    return place == 1
 
 
 @dataclass(frozen=True)
@@ -82,7 +107,7 @@ class Result:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+        return tuple(seat for seat, place in enumerate(self.places) if is_win(place))
 
 
 class Match:

@@ -22,6 +22,7 @@ from arenas.models import Arena
 from games.engine import format_cards
 from games.models import Game
 from moderation.voiding import void_game
+from ratings.models import Rating
 from tests.helpers.finishing import a_season, play_out, start
 from tests.helpers.moderators import moderator
 from tests.helpers.tables import everyone_passes, fresh, game_with, people, play_one
@@ -285,6 +286,50 @@ def test_the_arenas_are_listed_and_one_arena_has_its_standings(
     assert detail["name"] == "Evening arena"
     assert sorted(row["name"] for row in detail["standings"]) == ["alice", "bob"]
     assert client.get(f"{API}/arenas/{arena.pk + 99}").status_code == 404
+
+
+def test_equal_ratings_share_a_rank_on_every_page_of_the_leaderboard(client: Client) -> None:
+    for name, mu in (("alice", 30.0), ("bob", 30.001), ("carol", 30.0), ("dave", 28.0)):
+        Rating.objects.create(user=User.objects.create_user(name), mu=mu, sigma=2.0, games=12)
+
+    board = get(client, "/leaderboard?per_page=2")
+    after = client.get(board["next"]).json()["players"]
+
+    ranked = [(p["rank"], p["rating"]) for p in board["players"] + after]
+    assert ranked == [(1, 1452), (1, 1452), (1, 1452), (4, 1356)]
+
+
+def test_an_arenas_standings_count_wins_and_ratings_as_the_player_api_in_numbers(
+    client: Client, settings: Settings
+) -> None:
+    settings.HEARTS_ARENA_SCHEDULE = []
+    arena = arenas.create_arena(
+        "Evening arena",
+        preset="standard",
+        players=4,
+        starts_at=timezone.now() - timedelta(minutes=1),
+        minutes=60,
+    )
+    Arena.objects.filter(pk=arena.pk).update(started=True)
+    four = people("alice", "bob", "carol", "dave")
+    for person in four:
+        arenas.join(person, arena.pk)
+        arenas.page_opened(arena.pk, person.pk)
+    [played] = arenas.pair(arena.pk)
+    game = play_out(played.game, 1)
+    # Three share first place, as equal lowest totals do.
+    Game.objects.filter(pk=game.pk).update(result={**game.result, "places": [1, 1, 1, 4]})
+
+    standings = get(client, f"/arenas/{arena.pk}")["standings"]
+
+    assert [row["place"] for row in standings] == [1, 1, 1, 4]
+    for row in standings:
+        player = get(client, f"/players/{row['name']}")
+        assert row["wins"] == player["record"]["wins"] == (1 if row["place"] == 1 else 0)
+        assert row["rating"] == player["rating"]["rating"]
+        assert row["provisional"] == player["rating"]["provisional"]
+    assert [row["points"] for row in standings] == [2.3, 2.3, 2.3, 0]
+    assert all(isinstance(row["points"], float) for row in standings)
 
 
 # Bad parameters, the schema ----------------------------------------------------------------

@@ -25,6 +25,7 @@ from games.models import Game, Seat, Table
 from hearts_site import celery_app
 from moderation import sanctions
 from moderation.voiding import void_game
+from ratings.models import Rating
 from tests.helpers.finishing import play_out
 from tests.helpers.moderators import moderator
 
@@ -96,9 +97,10 @@ def test_two_wins_in_a_row_double_the_next_games_until_one_is_not_a_win() -> Non
     assert rows[1].points == 16 and rows[1].streak  # 4 + 4 + 8
     rows = {r.key: r for r in scoring.standings(entrants, [a_wins] * 3 + [b_wins])}
     assert rows[1].points == 20 and not rows[1].streak  # second, doubled: 2 * 2
-    # A shared first is not a win: it ends a streak too, after scoring double.
+    # A shared first is a win, as on a profile and in the API: it keeps the streak going.
     rows = {r.key: r for r in scoring.standings(entrants, [a_wins, a_wins, shared_first])}
-    assert rows[1].points == 14 and not rows[1].streak  # 4 + 4 + 2 * 3
+    assert rows[1].points == 14 and rows[1].streak  # 4 + 4 + 2 * 3
+    assert rows[1].wins == 3 and rows[2].wins == 1
     assert rows[2].points == 2 + 2 + 3
 
 
@@ -374,6 +376,35 @@ def test_the_pages_show_the_arenas_standings_and_the_profile_its_place() -> None
     assert "Test arena" in profile and "place 1" in profile
     final = Client().get(f"/arenas/{arena.pk}/").content.decode()
     assert "Final standings" in final and "🥇" in final
+
+
+@pytest.mark.django_db
+def test_the_standings_show_the_rating_the_profile_shows_before_and_after_a_rated_game() -> None:
+    alice = User.objects.create_user("alice")
+    # A newcomer's skill (so seated with them at once), but surer of it: shown as 1212.
+    Rating.objects.create(user=alice, mu=25.0, sigma=2.0, games=12)
+    arena = running_arena()
+    people = joined(arena, NAMES[:4])
+
+    def shown() -> dict[str, int]:
+        return {row.name: row.rating for row in selectors.standings(arena)}
+
+    def on_the_page(ratings: dict[str, int]) -> None:
+        page = Client().get(f"/arenas/{arena.pk}/").content.decode()
+        for name, rating in ratings.items():
+            row = page[page.index(f">{name}</a>") : page.index("</tr>", page.index(f">{name}</a>"))]
+            assert f"<td>{rating}</td>" in row, (name, row)
+
+    assert shown() == {"alice": 1212, "bob": 300, "carol": 300, "dave": 300}  # 300: a newcomer's
+    on_the_page(shown())
+    [played] = services.pair(arena.pk)
+    for person in people:
+        services.pause(person, arena.pk)
+    game = finish(played)
+    profiles = {p.username: Rating.objects.get(user=p).display for p in people}
+    results = {c.user.username: c.display_after for c in game.rating_changes.all()}
+    assert shown() == profiles == results
+    on_the_page(profiles)
 
 
 @pytest.mark.django_db

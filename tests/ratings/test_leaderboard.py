@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from ratings import views
 from ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +71,25 @@ def test_the_leaderboard_goes_on_over_pages(client: Client) -> None:
     assert _names(second) == ["player04", "player03", "player02", "player01", "player00"]
     assert '<td class="numeric">51</td>' in second
     assert "Next page" in first and "Previous page" in second
+
+
+def test_equal_ratings_share_a_rank_and_the_next_skips_across_pages(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views, "PLAYERS_PER_PAGE", 2)
+    _rated("alice", 30.0, 2.0, 12)  # 1452
+    _rated("bob", 30.001, 2.0, 12)  # 1452 too, though surer by a hair
+    _rated("carol", 30.0, 2.0, 12)  # 1452
+    _rated("dave", 28.0, 2.0, 12)  # 1356
+
+    first = client.get(reverse("leaderboard")).content.decode()
+    second = client.get(reverse("leaderboard"), {"page": 2}).content.decode()
+
+    assert _ranks(first) + _ranks(second) == ["1", "1", "1", "4"]
+
+
+def _ranks(html: str) -> list[str]:
+    return re.findall(r'<tr[^>]*>\s*<td class="numeric">(\d+)</td>', html)
 
 
 def test_an_empty_leaderboard_says_why(client: Client) -> None:
