@@ -408,6 +408,20 @@ def test_the_standings_show_the_rating_the_profile_shows_before_and_after_a_rate
 
 
 @pytest.mark.django_db
+def test_the_schedules_arena_names_are_in_the_readers_language_wherever_they_are_shown() -> None:
+    now = timezone.now()
+    for starts_at in (now - timedelta(minutes=1), now + timedelta(minutes=30)):  # on, and next
+        services.create_arena(
+            "Hourly Standard arena", preset="standard", players=4, starts_at=starts_at, minutes=55
+        )
+    german = Client(headers={"Accept-Language": "de"})
+    for path in ("/", "/arenas/"):
+        page = german.get(path).content.decode()
+        assert page.count("Stündliche Standard-Arena") == 2, path
+        assert "Hourly Standard arena" not in page, path
+
+
+@pytest.mark.django_db
 def test_only_staff_with_the_arena_permission_may_create_one_in_the_admin() -> None:
     plain = moderator("plain_staff")
     client = Client()
