@@ -11,11 +11,11 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games.consumers import AccountSocket
+from games.consumers import REFUSED_CODE, AccountSocket
 from games.live import in_pool
 from pairing.services import in_language
 
-from . import services
+from . import selectors, services
 
 
 class ArenaConsumer(AccountSocket):
@@ -27,6 +27,9 @@ class ArenaConsumer(AccountSocket):
 
     async def connect(self) -> None:
         self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
+        if not await in_pool(selectors.arena_exists)(self.arena_id):
+            await self.close(code=REFUSED_CODE)  # as the table's socket refuses a missing table
+            return
         user = self.scope.get("user")
         # Listening before counting in: a seating that follows the count is heard.
         self.groups_joined = (services.arena_group(self.arena_id),)

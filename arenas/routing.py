@@ -1,7 +1,9 @@
 from django.urls import path
 
+from hearts_site import converters  # noqa: F401  (registers <id:…>)
+
 from . import consumers
 
 websocket_urlpatterns = [
-    path("ws/arena/<int:arena_id>/", consumers.ArenaConsumer.as_asgi()),
+    path("ws/arena/<id:arena_id>/", consumers.ArenaConsumer.as_asgi()),
 ]

@@ -166,6 +166,10 @@ def for_lobby(user: User | None, now: datetime | None = None) -> dict[str, Any]:
     return {"running": running, "upcoming": upcoming, "joined": joined}
 
 
+def arena_exists(arena_id: int) -> bool:
+    return Arena.objects.filter(pk=arena_id).exists()
+
+
 def entry_of(arena: Arena, user: User | None) -> Entrant | None:
     if user is None or not user.is_authenticated:
         return None

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from accounts import languages
 from chat import selectors as chat_selectors
 from chat.sockets import TableChat, is_chat_frame
+from hearts_site.converters import ID
 from moderation import sanctions
 
 from . import broadcasts, relays, selectors, services
@@ -37,8 +38,18 @@ from .live import in_pool
 
 log = logging.getLogger(__name__)
 
-SHOWN = re.compile(r"(\d{1,18})\.(\d{1,18})")
+SHOWN = re.compile(rf"({ID})\.({ID})")
 ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
+# A socket refused at its handshake (daphne answers it 403): a table or arena that does not
+# exist or that its person may not watch, an address no route takes.
+REFUSED_CODE = 4403
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Any socket address no route takes: refused, as a missing table is."""
+
+    async def connect(self) -> None:
+        await self.close(code=REFUSED_CODE)
 
 
 class AccountSocket(AsyncWebsocketConsumer):
@@ -109,7 +120,7 @@ class TableConsumer(AccountSocket):
         if code is None:
             await relays.leave(self.table_id, self.screen)
             self.relay = None
-            await self.close(code=4403)
+            await self.close(code=REFUSED_CODE)
             return
         self.screen.code = code  # carried on by the forms it renders
         await self.join_account_group()
@@ -230,7 +241,7 @@ def _shown(value: str | None) -> tuple[int, int] | None:
 
 def _after(value: str | None) -> int | None:
     """The last chat message a page shows ("?chat=120"), if it says one."""
-    return int(value) if value is not None and value.isdigit() and len(value) < 19 else None
+    return int(value) if value is not None and re.fullmatch(ID, value) else None
 
 
 def _query_value(scope: dict[str, Any], name: str) -> str | None:

@@ -1,8 +1,10 @@
 from django.urls import path
 
+from hearts_site import converters  # noqa: F401  (registers <id:…>)
+
 from . import consumers
 
 websocket_urlpatterns = [
-    path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/table/<id:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
 ]

@@ -10,13 +10,22 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from arenas.routing import websocket_urlpatterns as arena_sockets  # noqa: E402
+from games.consumers import NoSuchSocket  # noqa: E402
 from games.routing import websocket_urlpatterns as games_sockets  # noqa: E402
 from hearts_site.origins import SameOriginValidator  # noqa: E402
 from pairing.routing import websocket_urlpatterns as queue_sockets  # noqa: E402
 
-websocket_urlpatterns = games_sockets + queue_sockets + arena_sockets
+# Last, whatever no route took (an unknown address, an id past any row's: hearts_site/
+# converters.py): refused at the handshake rather than Channels' "No route found" error, a 500.
+websocket_urlpatterns = [
+    *games_sockets,
+    *queue_sockets,
+    *arena_sockets,
+    re_path(r"^", NoSuchSocket.as_asgi()),
+]
 
 application = ProtocolTypeRouter(
     {

@@ -116,3 +116,14 @@ async def test_a_page_open_before_its_person_joined_does_not_count_them_out_on_c
     await after.disconnect()
     left = await database_sync_to_async(lambda: Entrant.objects.get(user_id=alice_id).sockets)()
     assert left == 0
+
+
+async def test_an_arena_that_does_not_exist_refuses_its_socket_as_a_missing_table_does() -> None:
+    cookie = await database_sync_to_async(
+        lambda: session_cookie(User.objects.create_user("alice"))
+    )()
+    headers = [(b"origin", LOCAL_ORIGIN), (b"host", LOCAL_HOST), (b"cookie", cookie.encode())]
+    for path in ("/ws/table/999999/", "/ws/arena/999999/"):
+        for signed_in in (headers, headers[:2]):
+            socket = WebsocketCommunicator(application, path, headers=signed_in)
+            assert await socket.connect(timeout=TIMEOUT) == (False, 4403), path

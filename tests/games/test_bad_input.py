@@ -19,7 +19,10 @@ from django.contrib.auth.models import User
 from games import services
 from games.engine import Match, Phase
 from games.models import Game, MoveRecord
+from hearts_site.asgi import application
 from tests.helpers.sockets import (
+    LOCAL_HOST,
+    LOCAL_ORIGIN,
     TIMEOUT,
     flash_error,
     htmx_move,
@@ -524,6 +527,29 @@ async def test_a_socket_from_another_site_is_refused(table: LiveTable) -> None:
     connected, _ = await socket.connect(timeout=TIMEOUT)
 
     assert not connected
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/ws/arena/99999999999999999999/",  # past any 64-bit integer
+        "/ws/arena/9223372036854775808/",  # one past the largest
+        "/ws/table/99999999999999999999/",
+        "/ws/table/9223372036854775808/?shown=1.99999999999999999999&chat=99999999999999999999",
+        "/ws/nowhere/",
+    ],
+)
+async def test_a_socket_address_past_any_rows_id_or_of_no_route_is_refused_not_a_500(
+    path: str,
+) -> None:
+    """An HTTP address with such an id is a 404; its socket is refused as a missing table's."""
+    cookie = await database_sync_to_async(lambda: session_cookie(User.objects.create_user("x")))()
+    headers = [(b"host", LOCAL_HOST), (b"origin", LOCAL_ORIGIN), (b"cookie", cookie.encode())]
+    socket = WebsocketCommunicator(application, path, headers=headers)
+
+    assert await socket.connect(timeout=TIMEOUT) == (False, 4403)
 
 
 @pytest.mark.asyncio
