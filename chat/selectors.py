@@ -91,6 +91,15 @@ def latest(
     return sorted(found, key=lambda message: message.pk)
 
 
+def muted_here(table_id: int, reads: Iterable[str], muted: frozenset[int]) -> list[str]:
+    """The names of the muted people who wrote in the rooms ``reads`` of table ``table_id``:
+    the box says whose messages it leaves out, with a way to see them again."""
+    if not muted:
+        return []
+    names = ChatMessage.objects.filter(table_id=table_id, room__in=reads, author_id__in=muted)
+    return sorted(set(names.values_list("author__username", flat=True)))
+
+
 def muted_people(user: User) -> list[User]:
     """The people ``user`` has muted, by name."""
     return list(User.objects.filter(pk__in=choices_of(user).muted).order_by("username"))
@@ -143,6 +152,7 @@ def box_context(table_id: int, user: Viewer, rooms: Rooms, choices: Choices) -> 
         "chat_writes": rooms.writes,
         "chat_writes_title": _title(rooms.writes),
         "chat_signed_in": signed_in,
+        "chat_muted": [] if choices.off else muted_here(table_id, rooms.reads, choices.muted),
         "chat_after": max((m.pk for m in found), default=0) if rooms_shown else 0,
         "chat_phrases": PHRASES,
     }

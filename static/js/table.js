@@ -432,7 +432,8 @@
 
   // The tip is as wide as its words (up to what the screen holds) and sits over the card,
   // moved in from the screen's edges; under the card instead where above it there is no room
-  // or it would cover a clock. It never covers the card itself.
+  // or it would cover a seat's plate (your own name bar lies just over your hand) or a clock.
+  // It never covers the card itself.
   const TIP_GAP = 6;
 
   function covers(box, el) {
@@ -451,9 +452,9 @@
     const centred = box.left + box.width / 2 - width / 2;
     const left = Math.max(TIP_GAP, Math.min(centred, screenWidth - width - TIP_GAP));
     const at = (top) => ({ left, right: left + width, top, bottom: top + height });
-    const clocks = Array.from(document.querySelectorAll(".clock"));
+    const kept = Array.from(document.querySelectorAll("#seats .seat, .clock"));
     const above = box.top - height - TIP_GAP;
-    const fits = above >= 0 && !clocks.some((clock) => covers(at(above), clock));
+    const fits = above >= 0 && !kept.some((part) => covers(at(above), part));
     const top = fits ? above : box.bottom + TIP_GAP;
     el.style.left = `${window.scrollX + left}px`;
     el.style.top = `${window.scrollY + top}px`;

@@ -4,9 +4,11 @@
 // phone it starts folded, to one line), says each new message to a screen reader (politely, in
 // #chat-said), and writes the times in the reader's own clock. Sending goes through the htmx
 // websocket forms (#chat-form, and #chat-phrase-form for the one-tap phrases); what was typed
-// stays in the box until the message comes back, so a refused one can be sent again. Mute and
-// "Turn chat off" are POSTs made from here; the server then sends this person's sockets the box
-// as it now is. C goes to the box to write, Escape back to the table.
+// stays in the box until the message comes back, so a refused one can be sent again. Mute,
+// Unmute and "Turn chat off" are POSTs made from here; the server then sends this person's
+// sockets the box as it now is, which names whom they muted (with Unmute): that is said to a
+// screen reader and focus goes there, since the button pressed has gone with its message. C goes
+// to the box to write, Escape back to the table.
 (function () {
   "use strict";
 
@@ -18,6 +20,7 @@
   let unread = 0;
   let pending = null; // the text sent and not yet seen back
   const seen = new Set(); // the messages already counted and told
+  let changed = null; // {name, muted}: a mute or unmute pressed here, until the box shows it
 
   const newest = () =>
     Math.max(0, ...Array.from(document.querySelectorAll(".chat-message"), (el) => Number(el.dataset.id)));
@@ -87,12 +90,41 @@
     while (region.childElementCount > 10) region.firstElementChild.remove();
   }
 
+  function say(words) {
+    const region = document.getElementById("chat-said");
+    if (!region) return;
+    const line = document.createElement("p");
+    line.textContent = words;
+    region.appendChild(line);
+  }
+
+  // The box came back after a mute (it names the person now, with Unmute) or an unmute (it
+  // names them no more, and shows their messages): say so, and bring focus back from the
+  // button that went away, unless the person has gone on to something else meanwhile.
+  function showChanged() {
+    if (!changed) return;
+    const note = Array.from(document.querySelectorAll(".chat-muted"))
+      .find((el) => el.dataset.name === changed.name);
+    if (changed.muted !== Boolean(note)) return;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (note) {
+      say(note.querySelector(".chat-muted-said").textContent);
+      if (lost) note.querySelector(".chat-unmute").focus();
+    } else {
+      say(interpolate(gettext("You unmuted %(name)s"), { name: changed.name }, true));
+      const back = input() || document.querySelector("#chat-fold > summary");
+      if (lost && back) back.focus();
+    }
+    changed = null;
+  }
+
   function update(first) {
     const box = chat();
     if (!box) return;
     localTimes(box);
     const fresh = settle();
     if (first) return;
+    showChanged();
     for (const el of fresh) {
       if (el.classList.contains("mine")) {
         const text = el.querySelector(".chat-text").textContent;
@@ -120,6 +152,15 @@
       headers: { "X-CSRFToken": csrf(), "X-Requested-With": "fetch" },
       body: new URLSearchParams(body),
       credentials: "same-origin",
+    });
+  }
+
+  function changeMute(url, change) {
+    changed = change;
+    post(url, {}).then((answer) => {
+      if (answer.ok) return;
+      changed = null;
+      answer.text().then(showError);
     });
   }
 
@@ -154,6 +195,7 @@
     if (!target) return;
     const phrase = target.closest(".chat-phrase");
     const mute = target.closest(".chat-mute");
+    const unmute = target.closest(".chat-unmute");
     const turn = target.closest("[data-chat-turn]");
     if (phrase) {
       const form = document.getElementById("chat-phrase-form");
@@ -162,10 +204,11 @@
       window.htmx.trigger(form, "submit");
     } else if (mute) {
       // Hidden here at once; the server then sends every socket of this person the box without them.
+      const name = mute.closest(".chat-message").querySelector(".chat-name").textContent;
       for (const el of document.querySelectorAll(`.chat-message[data-author="${mute.dataset.author}"]`)) el.remove();
-      post(mute.dataset.mute, {}).then((answer) => {
-        if (!answer.ok) answer.text().then(showError);
-      });
+      changeMute(mute.dataset.mute, { name, muted: true });
+    } else if (unmute) {
+      changeMute(unmute.dataset.unmute, { name: unmute.dataset.name, muted: false });
     } else if (turn) {
       post(turn.dataset.url, { on: turn.dataset.chatTurn });
     }

@@ -6,7 +6,9 @@ The players' chat is seen by the three players and the spectators' by wes alone,
 a reload; on bob's phone the chat is folded under the table and counts what he has not read;
 markup arrives as the letters typed, a 500-character word stays inside the box and 600
 characters are refused; C goes to the chat and Escape back to the table; cara mutes bob, and
-his next message reaches ann but never cara; ann reports a message of bob's and staff read it in
+his next message reaches ann but never cara; the chat tells whoever mutes someone whom they
+muted, on the phone and the laptop, and its Unmute (a button, with the keys too) brings the
+messages back; ann reports a message of bob's and staff read it in
 the admin; staff ban cara from chat, and what she writes is refused with their reason.
 
 The tests run in this order on the one table (a person's ban comes last). Screenshots are saved
@@ -236,6 +238,60 @@ def test_a_muted_person_is_hidden_from_the_muter_alone_and_stays_hidden(table: T
     cara.page.goto(f"/u/{bob.name}/")
     assert cara.page.get_by_role("button", name=re.compile("Unmute")).is_visible()
     cara.page.goto(table.url)
+
+
+def _mute_and_unmute_with_keys(muter: Person, muted: Person, text: str) -> None:
+    """``muter`` mutes ``muted`` from the message ``text`` with the keyboard: the chat says so
+    (and tells a screen reader), with an Unmute button that has the focus; pressing it brings
+    the messages back and says so too."""
+    page = muter.page
+    muter.said(text).get_by_role("button", name=f"Mute {muted.name}").focus()
+    page.keyboard.press("Enter")
+    notice = page.locator("#chat .chat-muted")
+    unmute = page.get_by_role("button", name=f"Unmute {muted.name}")
+    unmute.wait_for()
+    assert notice.text_content() == f"You muted {muted.name} (Unmute {muted.name})"
+    assert muter.said(text).count() == 0
+    told = page.locator("#chat-said")
+    assert f"You muted {muted.name}" in told.text_content()
+    assert page.evaluate("document.activeElement.classList.contains('chat-unmute')")
+    inside, box = notice.bounding_box(), page.locator("#chat").bounding_box()
+    assert box["x"] <= inside["x"] and inside["x"] + inside["width"] <= box["x"] + box["width"]
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+    muter.shot(f"muted-{page.viewport_size['width']}")
+
+    page.keyboard.press("Enter")
+    muter.sees(text)
+    notice.wait_for(state="detached")
+    assert f"You unmuted {muted.name}" in told.text_content()
+    assert page.evaluate("document.activeElement.id") == "chat-input"
+
+
+def test_the_muter_is_told_whom_they_muted_and_unmute_brings_the_messages_back(
+    table: Table,
+) -> None:
+    """At 360 px (bob, on his phone, mutes ann) and at 1280 (ann mutes cara; the chat still
+    names cara after a reload)."""
+    ann, bob, cara = table.ann, table.bob, table.cara
+    _open_chat_on_the_phone(bob)
+    ann.say("Before ann is muted")
+    bob.sees("Before ann is muted")
+    _mute_and_unmute_with_keys(bob, ann, "Before ann is muted")
+
+    cara.say("Before cara is muted")
+    ann.sees("Before cara is muted")
+    ann.said("Before cara is muted").get_by_role("button", name=f"Mute {cara.name}").click()
+    unmute = ann.page.get_by_role("button", name=f"Unmute {cara.name}")
+    unmute.wait_for()
+    ann.page.reload()
+    unmute.wait_for()
+    assert ann.said("Before cara is muted").count() == 0
+    unmute.click()
+    ann.sees("Before cara is muted")
+    ann.page.locator("#chat .chat-muted").wait_for(state="detached")
+    cara.say("Cara is heard again")
+    ann.sees("Cara is heard again")
+    _mute_and_unmute_with_keys(ann, cara, "Cara is heard again")
 
 
 def _staff_page(site: Site, browser: Any, live_site: str) -> Any:

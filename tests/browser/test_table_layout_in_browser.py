@@ -735,3 +735,111 @@ def test_on_a_phone_a_refused_cards_tip_is_readable_and_covers_neither_card_nor_
     for clock in found[".clock"]:
         assert not overlap(tip, clock), f"the tip {tip} covers a clock {clock}"
     assert tab.errors == [], "\n".join(tab.errors)
+
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_cards_tip_never_covers_your_own_name_bar(tab: Tab, size: str) -> None:
+    """The card's name, shown on hover (or focus, or a long press), sits clear of your own
+    seat's plate, which lies just over your hand, and clear of the card itself."""
+    page = tab.page
+    page.set_viewport_size(SIZES[size])
+    page.emulate_media(reduced_motion="reduce")
+    register(tab)
+    start_game(tab)
+    pass_first_three(page)
+    page.wait_for_function(MY_TURN, timeout=STEP_MS)
+    page.evaluate("window.scrollTo(0, 0)")
+    mine = my_seat(page)
+    cards = page.locator("#hand .card")
+    for index in range(cards.count()):
+        cards.nth(index).hover()
+        page.locator("#card-tip").wait_for()
+        found = measure(page, ["#card-tip", mine, "#hand .card"])
+        tip, me, card = found["#card-tip"][0], found[mine][0], found["#hand .card"][index]
+        if index == 0:
+            shot(page, f"{size}-card-tip")
+        assert not overlap(tip, me), f"the tip {tip} of card {index} covers your name bar {me}"
+        assert not overlap(tip, card), f"the tip {tip} covers its card {card}"
+        assert tip["left"] >= 0 and tip["right"] <= SIZES[size]["width"], tip
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+# Where a seat's total ends and its pass state begins: the boxes of the last letter of the one
+# and the first of the other, the pass state's size of letters and whether it has a ring.
+TOTAL_AND_STATE = """
+(seat) => {
+  const letter = (node, at) => {
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    return range.getBoundingClientRect().toJSON();
+  };
+  const facts = seat.querySelector(".facts").firstChild;
+  const state = seat.querySelector(".pass-state");
+  const style = getComputedStyle(state);
+  return {
+    end: letter(facts, facts.length - 1),
+    start: letter(state.firstChild, 0),
+    em: parseFloat(style.fontSize),
+    ring: style.borderTopStyle !== "none" && parseFloat(style.borderTopWidth) > 0,
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_each_seat_says_its_total_and_whether_it_has_passed_apart(tab: Tab, size: str) -> None:
+    """ "total 0" and "passed" (or "choosing") never run together: on the screen the pass
+    state is a ring of its own, at least most of a letter's width from the total or on a line
+    of its own, and a screen reader hears a comma between them."""
+    page = tab.page
+    page.set_viewport_size(SIZES[size])
+    register(tab)
+    start_game(tab)
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    wait_for_bot_passes(page)
+    settle(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, f"{size}-seats-passing")
+    seats = page.locator("#seats .seat")
+    assert seats.count() == 4
+    for index in range(4):
+        seat = seats.nth(index)
+        read = " ".join(seat.text_content().split())
+        assert re.search(r"total -?\d+, (passed|choosing)", read), read
+        found = seat.evaluate(TOTAL_AND_STATE)
+        end, start = found["end"], found["start"]
+        own_line = start["top"] >= end["bottom"] - 1
+        assert own_line or start["left"] - end["right"] >= 0.7 * found["em"], (read, found)
+        assert found["ring"], f"the pass state of {read!r} is not marked off"
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_tables_own_tools_and_rules_come_before_the_chat(tab: Tab, size: str) -> None:
+    """On a phone: the board, then the table's tools (four-colour deck, sound, keys), then its
+    rules, and the chat last. On a desktop the tools and the rules are over the board, the
+    chat beside it, under the tools."""
+    page = tab.page
+    page.set_viewport_size(SIZES[size])
+    register(tab)
+    start_game(tab)
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    page.get_by_role("button", name="Four-colour deck").wait_for()
+    parts = [".table-tools", "#rules-in-force", "#board", "#chat"]
+    found = {name: boxes[0] for name, boxes in measure(page, parts).items()}
+    tools, rules, board, chat = (found[name] for name in parts)
+    page.screenshot(path=str(SHOTS / f"{size}-tools-and-chat.png"), full_page=True)
+    if size == "phone":
+        assert board["bottom"] <= tools["top"], (board, tools)
+        assert tools["bottom"] <= rules["top"], (tools, rules)
+        assert rules["bottom"] <= chat["top"], f"the chat {chat} comes before the rules {rules}"
+    else:
+        assert tools["bottom"] <= board["top"] and rules["bottom"] <= board["top"]
+        assert tools["bottom"] <= chat["top"] and chat["left"] >= board["right"], (chat, board)
+    for part in found.values():
+        assert part["right"] <= SIZES[size]["width"] + 0.5, part
+    assert tab.errors == [], "\n".join(tab.errors)

@@ -130,6 +130,23 @@ def test_a_muted_persons_messages_leave_the_muters_page_and_no_one_elses() -> No
     assert "rude words" in alice.get(url).content.decode()
 
 
+def test_the_muters_chat_says_whom_they_muted_with_unmute_and_no_one_elses_does() -> None:
+    table, game = _table()
+    _say("bob", table, Room.PLAYERS, "rude words", game)
+    _say("carol", table, Room.PLAYERS, "kind words", game)
+    services.mute(_user("alice"), _user("bob"))
+    services.mute(_user("alice"), _user("dave"))  # who never wrote here: not named
+    url = reverse("table", args=[table.pk])
+    page = _client("alice").get(url).content.decode()
+    assert "You muted bob" in page and "dave" not in page
+    unmute = reverse("chat_unmute", args=["bob"])
+    assert f'data-unmute="{unmute}"' in page and "Unmute<span" in page
+    assert "You muted" not in _client("carol").get(url).content.decode()
+    _client("alice").post(unmute, headers={"X-Requested-With": "fetch"})
+    page = _client("alice").get(url).content.decode()
+    assert "You muted bob" not in page and "rude words" in page
+
+
 def test_mute_from_a_profile_goes_back_there_and_nobody_mutes_themselves() -> None:
     _people()
     carol = _client("carol")
