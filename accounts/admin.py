@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin
@@ -28,6 +29,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+from accounts.models import LookalikeKey, ReservedName, SpokenLanguage, is_wholly_reserved
+from games.admin import ModelAdmin, ReadOnlyAdmin
 from hearts_site.admin_actions import CheckedSelection
 from moderation import sanctions
 from moderation.forms import (
@@ -340,3 +343,105 @@ class PersonAdmin(CheckedSelection, UserAdmin):
                 staff, person, reason=data["reason"]
             ),
         )
+
+
+# Names and languages -------------------------------------------------------------------------
+
+
+class ReservedNameForm(forms.ModelForm):
+    """A name to keep out of use by hand: its look-alikes go with it (``lookalike_keys``)."""
+
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=gettext_lazy("Kept in the audit log, for staff."),
+    )
+
+    class Meta:
+        model = ReservedName
+        fields = ("name", "user")
+        help_texts = {
+            "name": gettext_lazy("Nobody may register it, nor a name that could be taken for it."),
+            "user": gettext_lazy("The one person who may still take it."),
+        }
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        if is_wholly_reserved(name):
+            raise forms.ValidationError(sanctions.already_kept(name))
+        return name
+
+
+@admin.register(ReservedName)
+class ReservedNameAdmin(CheckedSelection, ModelAdmin):
+    """Names kept out of use: by a rename (the old name), or by hand here. Each is kept by all
+    its keys, one row a key, so a row is never changed nor deleted alone: staff who may rename
+    people add a name and let one go (every key of it), each written in the audit log."""
+
+    form = ReservedNameForm
+    list_display = ["name", "key", "user", "at"]
+    list_select_related = ["user"]
+    search_fields = ["name", "key", "user__username"]
+    raw_id_fields = ["user"]
+    ordering = ["name", "key"]
+    actions = ["release"]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return super().has_module_permission(request) or may(request.user, "rename")
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_view_permission(request, obj) or may(request.user, "rename")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "rename")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a name goes with all its keys: "Let the chosen names be taken again"
+
+    def has_release_permission(self, request: HttpRequest) -> bool:
+        return may(request.user, "rename")
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        staff = request.user
+        assert isinstance(staff, User)
+        kept = sanctions.keep_name_out_of_use(
+            staff, obj.name, kept_for=obj.user, reason=form.cleaned_data["reason"]
+        )
+        obj.pk, obj.key, obj.at = kept.pk, kept.key, kept.at
+
+    @admin.action(
+        description=gettext_lazy("Let the chosen names be taken again"), permissions=["release"]
+    )
+    def release(self, request: HttpRequest, queryset: QuerySet[ReservedName]) -> None:
+        staff = request.user
+        assert isinstance(staff, User)
+        names = []
+        for reserved in queryset.select_related("user"):
+            if reserved.name not in names:
+                sanctions.release_name(staff, reserved)
+                names.append(reserved.name)
+        messages.success(
+            request, _("Free to be taken again: %(names)s") % {"names": ", ".join(names)}
+        )
+
+
+@admin.register(LookalikeKey)
+class LookalikeKeyAdmin(ReadOnlyAdmin):
+    """The keys of each person's name, kept as names are chosen and changed: read-only."""
+
+    list_display = ["user", "key"]
+    list_select_related = ["user"]
+    search_fields = ["user__username", "key"]
+
+
+@admin.register(SpokenLanguage)
+class SpokenLanguageAdmin(ReadOnlyAdmin):
+    """The language each person chose: theirs to change, in the footer."""
+
+    list_display = ["user", "code"]
+    list_filter = ["code"]
+    list_select_related = ["user"]
+    search_fields = ["user__username"]

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.validators import lookalike_keys
 
@@ -15,12 +16,17 @@ class LookalikeKey(models.Model):
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lookalike_keys"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="lookalike_keys",
+        verbose_name=gettext_lazy("person"),
     )
-    key = models.CharField(max_length=200, db_index=True)
+    key = models.CharField(gettext_lazy("look-alike key"), max_length=200, db_index=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_key_per_user")]
+        verbose_name = gettext_lazy("look-alike key")
+        verbose_name_plural = gettext_lazy("look-alike keys")
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.key}"
@@ -31,12 +37,20 @@ class ReservedName(models.Model):
     else may take that name or a look-alike of it, or they could be taken for the person it
     named, whose games and reports still read it. The person renamed may be given it back."""
 
-    key = models.CharField(max_length=200, unique=True)
-    name = models.CharField(max_length=150)  # the name as it was
+    key = models.CharField(gettext_lazy("look-alike key"), max_length=200, unique=True)
+    name = models.CharField(gettext_lazy("name"), max_length=150)  # the name as it was
+    # Who was renamed away from it (or, kept by hand in the admin, who may still take it).
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )  # who was renamed away from it
-    at = models.DateTimeField(auto_now_add=True)
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=gettext_lazy("kept for"),
+    )
+    at = models.DateTimeField(gettext_lazy("kept since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("reserved name")
+        verbose_name_plural = gettext_lazy("reserved names")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.key})"
@@ -48,6 +62,12 @@ def reserve_name(user: User, name: str) -> None:
         [ReservedName(key=key, name=name, user=user) for key in lookalike_keys(name)],
         ignore_conflicts=True,
     )
+
+
+def is_wholly_reserved(name: str) -> bool:
+    """Whether every key of ``name`` is kept out of use already (by it or by other names)."""
+    keys = lookalike_keys(name)
+    return ReservedName.objects.filter(key__in=keys).count() == len(keys)
 
 
 def is_reserved(name: str, *, but_for: User | None = None) -> bool:
@@ -95,8 +115,13 @@ class SpokenLanguage(models.Model):
         on_delete=models.CASCADE,
         primary_key=True,
         related_name="spoken_language",
+        verbose_name=gettext_lazy("person"),
     )
-    code = models.CharField(max_length=10)
+    code = models.CharField(gettext_lazy("language"), max_length=10)
+
+    class Meta:
+        verbose_name = gettext_lazy("language choice")
+        verbose_name_plural = gettext_lazy("language choices")
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.code}"

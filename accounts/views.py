@@ -4,6 +4,7 @@ import math
 from datetime import timedelta
 
 from axes.helpers import get_failure_limit
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -118,9 +119,12 @@ def locked_out(
 @require_POST
 def choose_language(request: HttpRequest) -> HttpResponse:
     """The footer's language menu: Django's own switch (the cookie, back to the page it was
-    on), and a signed-in person's choice kept in their account too."""
+    on), and a signed-in person's choice kept in their account too. Only a language the site
+    offers is kept: Django's switch would keep any Django itself speaks (Italian, say)."""
     response = set_language(request)
     code = supported(request.POST.get("language"))
     if code:
         remember(request, code)
+    else:
+        response.cookies.pop(settings.LANGUAGE_COOKIE_NAME, None)
     return response

@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.admin import ReadOnlyAdmin
 from games.errors import ServiceError
 
 from . import services
@@ -104,6 +105,20 @@ class ArenaGameAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_staff)
+
+
+@admin.register(Entrant)
+class EntrantAdmin(ReadOnlyAdmin):
+    """Who joined which arena (each arena's page lists its own): read-only, as the seating
+    writes them."""
+
+    list_display = ("arena", "user", "joined_at", "paused", "game", "free_since", "seen_at")
+    list_filter = ("paused",)
+    list_select_related = ("arena", "user", "game")
+    search_fields = ("user__username", "arena__name")
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_staff)

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from games.engine import PRESETS, Clock
 from games.models import Game, Table
@@ -103,28 +103,40 @@ class Entrant(models.Model):
     """A person who joined an arena: in its standings from then on, paired while not paused
     and while their arena page is open."""
 
-    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="entrants")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="arena_entries"
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="entrants", verbose_name=gettext_lazy("arena")
     )
-    joined_at = models.DateTimeField(default=timezone.now)
-    paused = models.BooleanField(default=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="arena_entries",
+        verbose_name=gettext_lazy("person"),
+    )
+    joined_at = models.DateTimeField(gettext_lazy("joined at"), default=timezone.now)
+    paused = models.BooleanField(gettext_lazy("paused"), default=False)
     # Their skill on the rating scale when they last joined or came back: who sits together.
-    rating = models.FloatField()
+    rating = models.FloatField(gettext_lazy("skill when joining"))
     # The arena game they are at now: set in the seating's transaction, only where it was
     # empty (so that no one is seated twice), and emptied when that game ends.
     game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Game,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=gettext_lazy("game now"),
     )
     # Since when they have been free to be seated (joined, back from a pause, a game over):
     # the longer, the wider the range of ratings they may sit with (pairing/matching.py).
-    free_since = models.DateTimeField(default=timezone.now)
+    free_since = models.DateTimeField(gettext_lazy("free since"), default=timezone.now)
     # The arena pages open for them, and when one last said it was there (as the rated queue).
-    sockets = models.SmallIntegerField(default=0)
-    seen_at = models.DateTimeField(default=timezone.now)
+    sockets = models.SmallIntegerField(gettext_lazy("pages open"), default=0)
+    seen_at = models.DateTimeField(gettext_lazy("last seen"), default=timezone.now)
 
     class Meta:
         ordering = ["joined_at", "pk"]
+        verbose_name = gettext_lazy("entrant")
+        verbose_name_plural = gettext_lazy("entrants")
         constraints = [
             models.UniqueConstraint(fields=["arena", "user"], name="one_entry_an_arena"),
         ]

@@ -50,11 +50,23 @@ class ChatMessage(models.Model):
 class Mute(models.Model):
     """``muter`` does not see what ``muted`` writes, at any table, until they unmute them."""
 
-    muter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    at = models.DateTimeField(default=timezone.now)
+    muter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=gettext_lazy("muted by"),
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=gettext_lazy("muted person"),
+    )
+    at = models.DateTimeField(gettext_lazy("since"), default=timezone.now)
 
     class Meta:
+        verbose_name = gettext_lazy("mute")
+        verbose_name_plural = gettext_lazy("mutes")
         constraints = [
             models.UniqueConstraint(fields=["muter", "muted"], name="mute_once"),
             models.CheckConstraint(
@@ -67,6 +79,13 @@ class ChatSetting(models.Model):
     """A person's own choice about chat: ``off`` hides every table's chat from them."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_setting"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_setting",
+        verbose_name=gettext_lazy("person"),
     )
-    off = models.BooleanField(default=False)
+    off = models.BooleanField(gettext_lazy("chat off"), default=False)
+
+    class Meta:
+        verbose_name = gettext_lazy("chat setting")
+        verbose_name_plural = gettext_lazy("chat settings")

@@ -2,8 +2,21 @@
 checks (the origin's scheme, host and port: see ``origins``)."""
 
 import os
+from http import HTTPStatus
 
 from django.core.asgi import get_asgi_application
+from twisted.web import http as twisted_http
+
+
+def name_every_status() -> None:
+    """daphne writes a status line's reason from Twisted's table, which lacks the newer
+    statuses: the API's 422 and 429 would read "422 Unknown Status". Python's names fill the
+    gaps, once, as daphne loads the site."""
+    for status in HTTPStatus:
+        twisted_http.RESPONSES.setdefault(status.value, status.phrase.encode("ascii"))
+
+
+name_every_status()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 django_asgi_app = get_asgi_application()

@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import Celery
 from celery.exceptions import SecurityWarning
-from celery.signals import task_postrun, task_prerun, worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 
@@ -41,3 +41,16 @@ def _keep_a_loop(**kwargs: Any) -> None:
     from games import broadcasts
 
     broadcasts.keep_a_loop()
+
+
+@worker_ready.connect
+def _stop_quietly(sender: Any, **kwargs: Any) -> None:
+    """A worker below INFO (``./dev serve`` without ``--verbose``) stops without saying "Warm
+    shutdown": it is a normal stop (supervisord's SIGTERM), not a warning or an error."""
+    import logging
+
+    from celery.apps.worker import install_worker_term_handler
+
+    worker = sender.controller
+    if worker.loglevel > logging.INFO:
+        install_worker_term_handler(worker, verbose=False)

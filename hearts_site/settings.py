@@ -416,11 +416,15 @@ HEARTS_CLEAN_GAMES_TO_FORGIVE = env_int("HEARTS_CLEAN_GAMES_TO_FORGIVE", 10, min
 # ranked on the staff page.
 COLLUSION_MIN_GAMES = env_int("COLLUSION_MIN_GAMES", 5, minimum=1)
 
+# One console, the root's (hearts_site/logs.py: a client's error is one line at INFO there).
+# Django's own loggers have no handler of their own: with DEBUG on, its default console would
+# say each of their lines a second time.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "handlers": {"console": {"class": "hearts_site.logs.Console"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django": {"handlers": [], "level": "NOTSET"}},
 }
 
 # The open API (api/v1.py): requests a client may make, by address when not signed in and by

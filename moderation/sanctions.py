@@ -1,5 +1,5 @@
 """What staff do to a person: suspend, ban, lift, rename, mark, unmark, close the account, and
-ban from chat and lift a chat ban.
+ban from chat and lift a chat ban; and to a name: keep it out of use, or let it be taken again.
 
 Each action is one transaction that locks the person's row, makes the change and writes its
 audit entry (``moderation.audit.record``), so the two are saved together or not at all. A
@@ -28,7 +28,14 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import LookalikeKey, is_reserved, remember_lookalike_keys, reserve_name
+from accounts.models import (
+    LookalikeKey,
+    ReservedName,
+    is_reserved,
+    is_wholly_reserved,
+    remember_lookalike_keys,
+    reserve_name,
+)
 from accounts.validators import lookalike_keys, validate_username
 from games import broadcasts, services
 from games.models import Game, GamePlayer, Seat, Table
@@ -36,7 +43,7 @@ from reports.models import Report
 
 from .audit import record
 from .models import ChatBan, Mark, Sanction
-from .permissions import refusal
+from .permissions import NOT_PERMITTED, may, refusal
 
 ACCOUNT_CLOSED = "account.closed"  # the message that closes a person's sockets
 
@@ -139,6 +146,45 @@ def rename(staff: User, user: User, new_name: str, *, reason: str) -> None:
         reserve_name(user, old_name)
         details = {"old_name": old_name, "new_name": new_name}
         record(staff, "rename", user=user, reason=reason, details=details)
+
+
+def keep_name_out_of_use(staff: User, name: str, *, kept_for: User, reason: str) -> ReservedName:
+    """Keep ``name`` and its look-alikes out of use by hand, as a rename keeps the old name (one
+    that could be taken for staff, say); ``kept_for`` may still take it. It takes the rename's
+    permission: the same power over names."""
+    _check_may(staff, "rename")
+    _check_reason(reason)
+    with transaction.atomic():
+        if is_wholly_reserved(name):
+            raise ModerationError(already_kept(name))
+        reserve_name(kept_for, name)
+        record(staff, "keep_name", user=kept_for, reason=reason, details={"name": name})
+    kept = ReservedName.objects.filter(key__in=lookalike_keys(name)).order_by("pk")
+    return kept.filter(name=name, user=kept_for).first() or kept[0]
+
+
+def already_kept(name: str) -> str:
+    return _("“%(name)s” and its look-alikes are kept out of use already") % {"name": name}
+
+
+def release_name(staff: User, reserved: ReservedName) -> None:
+    """Let anyone take ``reserved``'s name again: every key of it goes (a name is kept by all its
+    keys or by none), but for the keys another name kept out of use shares, which stay."""
+    _check_may(staff, "rename")
+    with transaction.atomic():
+        ReservedName.objects.filter(name=reserved.name, user_id=reserved.user_id).delete()
+        released = lookalike_keys(reserved.name)
+        others = ReservedName.objects.values_list("name", "user_id").distinct()
+        ReservedName.objects.bulk_create(
+            [
+                ReservedName(key=key, name=name, user_id=user_id)
+                for name, user_id in others
+                for key in lookalike_keys(name) & released
+            ],
+            ignore_conflicts=True,
+        )
+        details = {"name": reserved.name}
+        record(staff, "release_name", user=reserved.user, details=details)
 
 
 def mark(staff: User, user: User, *, reason: str) -> Mark:
@@ -248,6 +294,11 @@ def _leave_open_tables(user: User, seats: QuerySet[Seat]) -> None:
 def _lock(user: User) -> None:
     """Two staff acting on one person at once take turns."""
     User.objects.select_for_update().filter(pk=user.pk).first()
+
+
+def _check_may(staff: User, action: str) -> None:
+    if not may(staff, action):
+        raise ModerationError(str(NOT_PERMITTED[action]))
 
 
 def _check_reason(reason: str) -> None:

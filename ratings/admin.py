@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.admin import ReadOnlyAdmin, public_links
 
-from .models import Rating, RatingChange
+from .models import GameTally, Rating, RatingChange
 
 
 @admin.register(Rating)
@@ -81,3 +81,12 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     @admin.display(description=_("Public pages"))
     def links(self, change: RatingChange) -> SafeString:
         return public_links(change.game)
+
+
+@admin.register(GameTally)
+class GameTallyAdmin(ReadOnlyAdmin):
+    """What each finished game's log adds up to, worked out once from the log: read-only."""
+
+    list_display = ["game", "hands", "points", "moons"]
+    list_select_related = ["game"]
+    search_fields = ["=game__id"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 
@@ -93,7 +94,19 @@ class GameTally(models.Model):
     """What a finished game's move log adds up to for each seat, worked out once (the log of a
     finished game never changes) so that a profile need not replay every game it counts."""
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
-    hands = models.PositiveSmallIntegerField()  # hands scored (not one cut short by the end)
-    points = models.JSONField()  # per seat, over those hands
-    moons = models.JSONField()  # per seat: hands in which the seat took every penalty card
+    game = models.OneToOneField(
+        Game,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=gettext_lazy("game"),
+    )
+    # hands scored (not one cut short by the end)
+    hands = models.PositiveSmallIntegerField(gettext_lazy("hands scored"))
+    points = models.JSONField(gettext_lazy("points by seat"))  # over those hands
+    # per seat: hands in which the seat took every penalty card
+    moons = models.JSONField(gettext_lazy("moons by seat"))
+
+    class Meta:
+        verbose_name = gettext_lazy("game tally")
+        verbose_name_plural = gettext_lazy("game tallies")

@@ -50,3 +50,24 @@ def test_a_signed_in_persons_language_is_kept_in_their_account_for_any_browser()
     elsewhere.force_login(person)
     assert '<html lang="es">' in elsewhere.get("/").content.decode()
     assert Client().post("/language/", {"language": "xx"}).status_code == 302  # ignored
+
+
+@pytest.mark.django_db
+def test_a_language_the_site_does_not_offer_is_kept_neither_in_the_cookie_nor_the_account() -> None:
+    from accounts.models import SpokenLanguage
+
+    lena = User.objects.create_user("lena", password="not-used-here-1")
+    browser = Client()
+    browser.force_login(lena)
+    browser.post("/language/", {"language": "de", "next": "/"})
+
+    refused = browser.post("/language/", {"language": "it", "next": "/games/"})
+
+    assert refused.status_code == 302 and refused["Location"] == "/games/"
+    assert "hearts_language" not in refused.cookies  # Django speaks Italian; the site does not
+    assert browser.cookies["hearts_language"].value == "de"
+    assert SpokenLanguage.objects.get(user=lena).code == "de"
+    assert '<html lang="de">' in browser.get("/").content.decode()
+    stranger = Client()
+    stranger.post("/language/", {"language": "it"})
+    assert "hearts_language" not in stranger.cookies

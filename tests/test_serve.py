@@ -281,6 +281,43 @@ def test_serve_says_its_address_and_not_each_task_while_the_bots_play(tmp_path, 
     assert "Redis version=" in (tmp_path / "redis.log").read_text()  # kept, in var/
 
 
+def status_line(port: int, path: str) -> str:
+    """The first line of daphne's answer, as it sent it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+        )
+        answer = b""
+        while b"\r\n" not in answer:
+            answer += sock.recv(4096)
+    return answer.split(b"\r\n", 1)[0].decode()
+
+
+@pytest.mark.slow
+def test_serve_keeps_a_clients_errors_and_a_normal_stop_off_the_console(tmp_path, stop_serve):
+    """A page not found, a query of too many fields and the API's refusal of a bad parameter
+    are the client's errors: not one line of them at the console's level, and no traceback.
+    Each status line names its status."""
+    port = free_port()
+    server = start_serve(port, serve_env(tmp_path))
+    stop_serve.append(server)
+    lines, reader = read_all(server)
+    address = f"http://127.0.0.1:{port}/"
+    eventually("no address printed", lambda: any(address in line for line in lines))
+
+    assert status_line(port, "/api/v1/games/2") == "HTTP/1.1 404 Not Found"
+    fields = "&".join(f"k{n}=v" for n in range(2000))
+    assert status_line(port, f"/learn/rules/?{fields}") == "HTTP/1.1 400 Bad Request"
+    assert (
+        status_line(port, "/api/v1/leaderboard?rule_set=chess")
+        == "HTTP/1.1 422 Unprocessable Entity"
+    )
+
+    said = stop_and_read(server, lines, reader)
+    for chatter in ("Not Found", "Unprocessable", "Traceback", "DATA_UPLOAD", "Warm shutdown"):
+        assert chatter not in said, said
+
+
 @pytest.mark.slow
 def test_serve_verbose_says_every_sweep_and_task(tmp_path, stop_serve):
     port = free_port()
