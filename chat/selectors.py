@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -125,9 +126,11 @@ def said_news(message: ChatMessage) -> dict[str, Any]:
 
 
 def shown(news: dict[str, Any]) -> dict[str, Any]:
-    """What a message's template shows of it (``said_news``), with its time of day (UTC; the
-    page's script writes it in the reader's own time)."""
-    return {**news, "at_time": datetime.fromisoformat(news["at"]).strftime("%H:%M")}
+    """What a message's template shows of it (``said_news``), with its time of day as the
+    language writes it (hearts_site/formats/), in the time zone of the moment: the reader's on
+    a page, UTC in a push, which the page's script then writes in the browser's own zone."""
+    at = timezone.localtime(datetime.fromisoformat(news["at"]))
+    return {**news, "at_time": formats.time_format(at)}
 
 
 def box_context(table_id: int, user: Viewer, rooms: Rooms, choices: Choices) -> dict[str, Any]:

@@ -65,14 +65,19 @@ def game_row(game: Game) -> GameRow:
 # The replay --------------------------------------------------------------------------------
 
 # The direction of a hand's passes (the engine's name for it) in words, as the points by hand
-# show it: "1 (left)".
+# show it: "1 (pass left)". Said as a pass, never a bare "left", which the placements above the
+# table use for a player who left the game ("rosa, 2 points (left)").
 DIRECTIONS: Final = {
-    "left": pgettext_lazy("direction of the pass", "left"),
-    "right": pgettext_lazy("direction of the pass", "right"),
-    "across": pgettext_lazy("direction of the pass", "across"),
-    "two left": pgettext_lazy("direction of the pass", "two left"),
-    "two right": pgettext_lazy("direction of the pass", "two right"),
-    "hold": pgettext_lazy("direction of the pass", "hold"),
+    "left": pgettext_lazy("a hand's passes, on a game's page: 1 (pass left)", "pass left"),
+    "right": pgettext_lazy("a hand's passes, on a game's page: 2 (pass right)", "pass right"),
+    "across": pgettext_lazy("a hand's passes, on a game's page: 3 (pass across)", "pass across"),
+    "two left": pgettext_lazy(
+        "a hand's passes, on a game's page: 3 (pass two left)", "pass two left"
+    ),
+    "two right": pgettext_lazy(
+        "a hand's passes, on a game's page: 4 (pass two right)", "pass two right"
+    ),
+    "hold": pgettext_lazy("a hand's passes, on a game's page: 4 (no passing)", "no passing"),
 }
 # The heading of a hand's steps of the replay, by the direction of its passes.
 HAND_HEADINGS: Final = {

@@ -134,9 +134,9 @@ class CardInfo(_Shown):
 
     @property
     def called(self) -> str:
-        """The card as a sentence names it ("the queen of clubs"): what the page says of the
-        cards passed to this seat."""
-        return words.card_called(self.card)
+        """The card as the object of a sentence names it ("the queen of clubs"): what the page
+        says of the cards passed to this seat ("Bob passed you ...")."""
+        return words.card_as_object(self.card)
 
     @property
     def title(self) -> str:
@@ -187,9 +187,9 @@ class PlayedCard(_Shown):
 
     @property
     def called(self) -> str:
-        """The card as a sentence names it ("the queen of clubs"): what the page says of the
-        cards played."""
-        return words.card_called(self.card)
+        """The card as the object of a sentence names it ("the queen of clubs"): what the page
+        says of the cards played ("Bob plays ...")."""
+        return words.card_as_object(self.card)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ Each sentence is one message of the site's catalogs (locale/), with named placeh
 language active when it is asked for: the functions translate when called, the module's tables
 (option names, end reasons) are lazy and translate when shown. The engine has no Django and words
 in English; its cards, suits, pass directions and refusals are put in the page's language here
-(:func:`card_name`, :func:`suit_name`, :func:`direction_words`, :func:`refusal_text`).
+(:func:`card_name`, :func:`card_as_object`, :func:`suit_name`, :func:`direction_words`,
+:func:`refusal_text`).
 
 >>> summary(Rules())
 '4 players · to 100 · moon: others take 26'
@@ -141,21 +142,27 @@ _NAMES: Final = (
     gettext_lazy("king of %(suit)s"),
     gettext_lazy("ace of %(suit)s"),
 )
-# The same with its article, as a sentence names it ("Bob plays the queen of spades").
-_CALLED: Final = (
-    gettext_lazy("the two of %(suit)s"),
-    gettext_lazy("the three of %(suit)s"),
-    gettext_lazy("the four of %(suit)s"),
-    gettext_lazy("the five of %(suit)s"),
-    gettext_lazy("the six of %(suit)s"),
-    gettext_lazy("the seven of %(suit)s"),
-    gettext_lazy("the eight of %(suit)s"),
-    gettext_lazy("the nine of %(suit)s"),
-    gettext_lazy("the ten of %(suit)s"),
-    gettext_lazy("the jack of %(suit)s"),
-    gettext_lazy("the queen of %(suit)s"),
-    gettext_lazy("the king of %(suit)s"),
-    gettext_lazy("the ace of %(suit)s"),
+# The same with its article, as the object of a sentence: "Bob plays the jack of clubs", "Bob
+# passed you the jack of clubs, the three of diamonds and the ace of spades" (the table's words
+# of what was played and passed, static/js/table.js). A language whose articles or nouns change
+# with the role the card has in its sentence says the card in that form: German's accusative,
+# "den Kreuz-Buben, die Karo-Drei, das Pik-Ass".
+_OBJECTS: Final = (
+    # Translators: a card as the object of a sentence ("Bob plays ...", "Bob passed you ...,
+    # ... and ..."), in the case such a sentence gives it (German: den Kreuz-Buben).
+    pgettext_lazy("card as object, accusative", "the two of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the three of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the four of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the five of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the six of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the seven of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the eight of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the nine of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the ten of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the jack of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the queen of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the king of %(suit)s"),
+    pgettext_lazy("card as object, accusative", "the ace of %(suit)s"),
 )
 # The engine's pass directions (``pass_direction_name``), as they follow "pass": "pass left".
 _DIRECTIONS: Final = {
@@ -178,13 +185,14 @@ def card_name(card: Card) -> str:
     return _NAMES[card.rank - 2] % {"suit": _SUITS_IN_NAMES[card.suit]}
 
 
-def card_called(card: Card) -> str:
-    """A card in words with its article, as a sentence names it.
+def card_as_object(card: Card) -> str:
+    """A card in words with its article, as the object of a sentence names it ("Bob plays
+    ...", "Bob passed you ...").
 
-    >>> card_called(JACK)
+    >>> card_as_object(JACK)
     'the jack of diamonds'
     """
-    return _CALLED[card.rank - 2] % {"suit": _SUITS_IN_NAMES[card.suit]}
+    return _OBJECTS[card.rank - 2] % {"suit": _SUITS_IN_NAMES[card.suit]}
 
 
 def suit_name(suit: Suit) -> str:

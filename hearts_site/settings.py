@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.languages.chosen_language",
+    "accounts.time_zones.reader_time_zone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.sign_out_the_sanctioned",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -101,6 +102,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGES as settings name them, each in itself: the footer's menu.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.running_game",
@@ -355,7 +358,10 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "hearts_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Times are shown in the reader's time zone where the browser says it (accounts/time_zones.py),
+# else in this one; each language writes them in its own formats (hearts_site/formats/).
 TIME_ZONE = "UTC"
+FORMAT_MODULE_PATH = ["hearts_site.formats"]
 USE_I18N = True
 USE_TZ = True
 

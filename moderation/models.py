@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .permissions import PERMISSIONS
 
@@ -200,11 +200,10 @@ class ChatBan(models.Model):
 
 
 def _until(ends_at: datetime) -> str:
-    """When a sanction ends, as its notice says it: "3 May 2025, 18:00 UTC" (the format, in
-    PHP's date letters as Django reads them, is the language's own)."""
-    return formats.date_format(
-        timezone.localtime(ends_at), pgettext("date and time a sanction ends", "j F Y, H:i T")
-    )
+    """When a sanction ends, as its notice says it: "3 May 2025, 18:00 UTC", in the language's
+    date and time (hearts_site/formats/) and the reader's time zone, which it names."""
+    local = timezone.localtime(ends_at)
+    return f"{formats.date_format(local, 'DATETIME_FORMAT')} {formats.date_format(local, 'T')}"
 
 
 def chat_ban_in_force(user_id: int) -> ChatBan | None:

@@ -38,7 +38,13 @@
     for (const el of root.querySelectorAll("time.chat-time:not([data-local])")) {
       const at = new Date(el.getAttribute("datetime"));
       if (!Number.isNaN(at.getTime())) {
-        el.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+        // The page's language and its 24-hour "18:48" (hearts_site/formats/), in the browser's
+        // time zone: as the server writes the times of the pages it sends.
+        el.textContent = at.toLocaleTimeString(document.documentElement.lang || [], {
+          hour: "2-digit",
+          minute: "2-digit",
+          hourCycle: "h23",
+        });
       }
       el.dataset.local = "1";
     }

@@ -65,10 +65,33 @@ def test_a_finished_games_page_shows_players_placements_and_points_per_hand() ->
     points = match.totals[2]
     assert f"4th carol, {points} point{'' if points == 1 else 's'} (resigned)" in text
     first = match.hand_points()[0]
-    assert "Points by hand Hand alice bob carol dave 1 (left) " + " ".join(map(str, first)) in text
-    assert "2 (right) not scored: the game ended during this hand" in text
+    assert (
+        "Points by hand Hand alice bob carol dave 1 (pass left) " + " ".join(map(str, first))
+        in text
+    )
+    assert "2 (pass right) not scored: the game ended during this hand" in text
     assert "Total " + " ".join(map(str, match.totals)) in text
     assert "No hearts and no Q♠ on the first trick." in text
+
+
+@pytest.mark.parametrize(
+    ("language", "gone", "passed"),
+    [
+        ("en", "carol, 0 points (left)", "1 (pass left)"),
+        ("de", "carol, 0 Punkte (ist gegangen)", "1 (Weitergabe nach links)"),
+        ("fr", "carol, 0 point (est parti)", "1 (passage à gauche)"),
+        ("es", "carol, 0 puntos (se fue)", "1 (pase a la izquierda)"),
+    ],
+)
+def test_a_games_page_tells_a_player_who_left_from_a_pass_to_the_left(
+    language: str, gone: str, passed: str
+) -> None:
+    game = game_with(rated=True)
+    play_cards(game, 4)
+    services.resign(game.pk, 2, "left")  # carol ran out of time three times in a row
+    reader = Client(headers={"Accept-Language": language})
+    text = _text(reader.get(reverse("game_detail", args=[game.pk])).content.decode())
+    assert gone in text and passed in text
 
 
 def test_a_finished_games_page_publishes_the_seed_and_links_to_the_record() -> None:

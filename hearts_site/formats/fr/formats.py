@@ -1,0 +1,7 @@
+"""French dates and times (hearts_site/formats/__init__.py): 6 décembre 2026 à 18:48."""
+
+DATE_FORMAT = "j F Y"
+TIME_FORMAT = "H:i"
+DATETIME_FORMAT = "j F Y à H:i"
+SHORT_DATE_FORMAT = DATE_FORMAT
+SHORT_DATETIME_FORMAT = DATETIME_FORMAT
