@@ -92,7 +92,7 @@ class TableConsumer(AccountSocket):
         # Forms pushed over the socket need the CSRF token that a page render would put in;
         # the socket carries the same cookie (its unmasked secret is a valid form token).
         csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        self.screen = relays.Screen(self.user, "", csrf, self._send_html, self.close)
+        self.screen = relays.Screen(self.user, "", csrf, self._push_table, self.close)
         # The page's own scheme and host, as its Origin says them (the origin check has made
         # sure it is this site's): a socket has no request to ask.
         self.screen.site = dict(self.scope.get("headers", [])).get(b"origin", b"").decode()
@@ -156,6 +156,14 @@ class TableConsumer(AccountSocket):
 
     async def _send_html(self, html: str) -> None:
         await self.send(text_data=html)
+
+    async def _push_table(self, html: str) -> None:
+        """The table's push, with the chat box again if it changed the chat's rooms (the
+        game's end opens the spectators' room to the players)."""
+        if self.chat is None:
+            await self._send_html(html)
+        else:
+            await self.chat.along(html)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
