@@ -33,7 +33,7 @@ from moderation import sanctions
 from . import broadcasts, relays, selectors, services
 from .errors import ServiceError
 from .frames import check_move_shape, read_frame
-from .live import in_pool
+from .live import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,7 @@ class AccountSocket(AsyncWebsocketConsumer):
 
 class TableConsumer(AccountSocket):
     chat: TableChat | None = None
+    _rooms: chat_selectors.Rooms | None = None  # the chat's rooms, as the table last said
 
     async def connect(self) -> None:
         broadcasts.serve_from(asyncio.get_running_loop())
@@ -132,8 +133,17 @@ class TableConsumer(AccountSocket):
 
     def _chat_rooms(self) -> chat_selectors.Rooms:
         """The chat rooms of this socket's person, as the table in memory says: the players'
-        if they sit at the table or play its game, else the spectators'."""
+        if they sit at the table or play its game, else the spectators'. While the relay has
+        dropped its table after a fault, to load it again, they are the rooms it last said:
+        a player is not taken for a spectator meanwhile, to read the spectators' room while
+        the game runs."""
         state = self.relay.state if self.relay is not None else None
+        if state is None and self._rooms is not None:
+            return self._rooms
+        self._rooms = self._rooms_of(state)
+        return self._rooms
+
+    def _rooms_of(self, state: TableState | None) -> chat_selectors.Rooms:
         user = self.user
         signed_in = user is not None and user.is_authenticated
         player = (

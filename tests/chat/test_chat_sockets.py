@@ -20,7 +20,7 @@ from django.urls import reverse
 from chat import services as chat
 from chat import sockets as sockets_module
 from chat.models import ChatMessage
-from games import services
+from games import relays, services
 from games.models import Game
 from hearts_site.asgi import application
 from tests.helpers.sockets import (
@@ -410,4 +410,20 @@ async def test_messages_said_while_a_players_box_is_sent_again_are_each_shown_on
     await bob.follow(sockets["bob"])
 
     assert sorted(bob.rooms["spectators"]) == ["after the box", "before the box"]
+    await _close(sockets)
+
+
+async def test_a_player_is_not_taken_for_a_spectator_while_the_table_is_loaded_again() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    # The table's relay dropped the table after a fault, to load it again with its next news.
+    relay = relays._relays[asyncio.get_running_loop()][table_id]
+    relay.state = None
+
+    await sockets["dave"].send_to(text_data=_say("Alice holds the queen", "spectators"))
+    await sockets["alice"].send_to(text_data=_say("Good luck", "players"))
+
+    heard = {name: await _said(socket) for name, socket in sockets.items()}
+    assert heard["alice"] == heard["bob"] == ["Good luck"]
+    assert heard["dave"] == heard["erin"] == ["Alice holds the queen"]
     await _close(sockets)
