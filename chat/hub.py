@@ -48,11 +48,24 @@ class Listener:
     send: Callable[[str], Awaitable[None]]
     choices: Choices = field(default_factory=Choices)
     language: str = field(default_factory=lambda: settings.LANGUAGE_CODE)
+    # While its box is rendered again (chat/sockets.py), the messages pushed meanwhile wait:
+    # sent before the box, they would be lost in a room the page does not show yet, or shown
+    # twice in one the new box shows them in. ``boxed``: the messages the last box sent shows.
+    held: list[tuple[int, str]] | None = None
+    boxed: frozenset[int] = frozenset()
 
     def hears(self, news: dict[str, Any]) -> bool:
         if self.choices.off or news["author"] in self.choices.muted:
             return False
         return news["room"] in self.rooms().reads
+
+    async def tell(self, message_id: int, html: str) -> None:
+        """Send a message's ``html``, unless its box is being sent again (then it waits) or
+        the box it was sent shows the message already."""
+        if self.held is not None:
+            self.held.append((message_id, html))
+        elif message_id not in self.boxed:
+            await self.send(html)
 
 
 def render_said(news: dict[str, Any], variant: str, language: str | None = None) -> str:
@@ -117,7 +130,8 @@ class Hub:
             key = (variant, listener.language)
             if key not in rendered:
                 rendered[key] = render_said(news, variant, listener.language)
-            asyncio.get_running_loop().create_task(_quietly(listener.send(rendered[key])))
+            said = listener.tell(news["id"], rendered[key])
+            asyncio.get_running_loop().create_task(_quietly(said))
 
     async def _listen(self) -> None:
         while True:

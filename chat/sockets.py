@@ -1,7 +1,8 @@
 """The chat of a table's socket (games/consumers.py): the frames that say something, each
 checked here, and what the socket is pushed: the messages it missed on connecting, each new one
 (through the table's hub, chat/hub.py), its own refusals, and the whole chat box again when its
-person's choices change.
+person's choices change, or the rooms they read (with the table's push that changed them: at the
+game's end its players read the spectators' room too, which their page's box did not have).
 
 A chat frame is ``{"chat": "text", "room": "players"}`` (htmx's ``HEADERS`` ride along); it may
 name its ``table``, which must be the socket's. A frame that is not one of these, a room the
@@ -11,6 +12,7 @@ refused on that socket alone, and nothing is saved.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -93,6 +95,8 @@ class TableChat:
         # messages are rendered in it, whatever the others at the table read.
         language = translation.get_language() or settings.LANGUAGE_CODE
         self.listener = hub.Listener(user_id, rooms, send, language=language)
+        self.shown: Rooms | None = None  # the rooms its page's box shows, as far as it knows
+        self._boxing = asyncio.Lock()
 
     async def open(self, layer: BaseChannelLayer, after: int | None) -> None:
         """Hear the table's messages from now on; with ``after`` (the last message the page
@@ -100,13 +104,46 @@ class TableChat:
         if self.user is not None:
             self.listener.choices = await in_pool(selectors.choices_of)(self.user)
         await hub.join(self.table_id, self.listener, layer)
-        if after is not None and not self.listener.choices.off:
-            html = await in_pool(self._since)(after)
-            if html:
-                await self.send(html)
+        self.shown = rooms = self.listener.rooms()
+        if after is None or self.listener.choices.off:
+            return
+        if rooms.reads != {rooms.writes}:
+            # A player once the game is over reads the spectators' room too, which a page
+            # served while the game ran does not show: the box as it now is, not what it missed.
+            await self._send_box()
+            return
+        html = await in_pool(self._since)(after)
+        if html:
+            await self.send(html)
 
     async def close(self) -> None:
         await hub.leave(self.table_id, self.listener)
+
+    async def along(self, html: str) -> None:
+        """Send ``html`` (a push of the table), and in the same frame the box again if the
+        rooms its person reads or writes in have changed with it: the game is over, and its
+        players read the spectators' room too (a page shows only the rooms its box has: a
+        message for another would be lost); a rematch began; they sat down."""
+        rooms = self.listener.rooms()
+        if self.shown is None or rooms == self.shown:
+            await self.send(html)
+            return
+        self.shown = rooms
+        await self._send_box(before=html)
+
+    async def _send_box(self, before: str = "") -> None:
+        """The box as it now is (after ``before``); the messages pushed meanwhile are held and
+        sent after it, but for those it shows (chat/hub.py, ``Listener.tell``)."""
+        async with self._boxing:
+            listener = self.listener
+            listener.held = []
+            try:
+                html = await in_pool(self._box)()
+                await self.send(before + html)
+            finally:
+                held, listener.held = listener.held, None
+            for message_id, said in held:
+                await listener.tell(message_id, said)
 
     async def receive(self, data: dict[str, Any]) -> None:
         try:
@@ -157,5 +194,8 @@ class TableChat:
     def _box(self) -> str:
         rooms, choices = self.listener.rooms(), self.listener.choices
         context = selectors.box_context(self.table_id, self.user, rooms, choices)
+        self.listener.boxed = frozenset(
+            said["id"] for room in context["chat_rooms"] for said in room["said"]
+        )
         with translation.override(self.listener.language):
             return render_to_string("chat/_chat.html#box", {**context, "oob": True})

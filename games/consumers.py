@@ -34,7 +34,7 @@ from moderation import sanctions
 from . import broadcasts, relays, selectors, services
 from .errors import ServiceError
 from .frames import check_move_shape, read_frame
-from .live import in_pool
+from .live import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,7 @@ class AccountSocket(AsyncWebsocketConsumer):
 
 class TableConsumer(AccountSocket):
     chat: TableChat | None = None
+    _rooms: chat_selectors.Rooms | None = None  # the chat's rooms, as the table last said
 
     async def connect(self) -> None:
         broadcasts.serve_from(asyncio.get_running_loop())
@@ -103,7 +104,7 @@ class TableConsumer(AccountSocket):
         # Forms pushed over the socket need the CSRF token that a page render would put in;
         # the socket carries the same cookie (its unmasked secret is a valid form token).
         csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        self.screen = relays.Screen(self.user, "", csrf, self._send_html, self.close)
+        self.screen = relays.Screen(self.user, "", csrf, self._push_table, self.close)
         # The page's own scheme and host, as its Origin says them (the origin check has made
         # sure it is this site's): a socket has no request to ask.
         self.screen.site = dict(self.scope.get("headers", [])).get(b"origin", b"").decode()
@@ -143,8 +144,17 @@ class TableConsumer(AccountSocket):
 
     def _chat_rooms(self) -> chat_selectors.Rooms:
         """The chat rooms of this socket's person, as the table in memory says: the players'
-        if they sit at the table or play its game, else the spectators'."""
+        if they sit at the table or play its game, else the spectators'. While the relay has
+        dropped its table after a fault, to load it again, they are the rooms it last said:
+        a player is not taken for a spectator meanwhile, to read the spectators' room while
+        the game runs."""
         state = self.relay.state if self.relay is not None else None
+        if state is None and self._rooms is not None:
+            return self._rooms
+        self._rooms = self._rooms_of(state)
+        return self._rooms
+
+    def _rooms_of(self, state: TableState | None) -> chat_selectors.Rooms:
         user = self.user
         signed_in = user is not None and user.is_authenticated
         player = (
@@ -167,6 +177,14 @@ class TableConsumer(AccountSocket):
 
     async def _send_html(self, html: str) -> None:
         await self.send(text_data=html)
+
+    async def _push_table(self, html: str) -> None:
+        """The table's push, with the chat box again if it changed the chat's rooms (the
+        game's end opens the spectators' room to the players)."""
+        if self.chat is None:
+            await self._send_html(html)
+        else:
+            await self.chat.along(html)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:

@@ -495,6 +495,8 @@ def judge(
         hand_started = match.version - len(match.hand.moves)
         if not (kind == MoveKind.PASS and hand_started <= version < game.version):
             raise StaleVersion()
+    if _made_already(state, seat, kind, timeout):
+        raise StaleVersion()
     if timeout:
         kind, cards, choice = _timed_out(state, seat, kind, cards, choice)
     try:
@@ -521,6 +523,19 @@ def judge(
             game, match, state.bots, keep=kind == MoveKind.PASS, pause=effects.trick_pause(events)
         )
     return Judged(state, events, before, record, snapshot, player, count, finished)
+
+
+def _made_already(state: Running, seat: int, kind: str, timeout: bool) -> bool:
+    """Whether a move the table makes for ``seat`` (a bot's, or a time-out's) finds the game no
+    longer waiting on that seat: another of its makers was first (the relay's bots and the
+    deadline's task move for the same seats), so the move is stale, not wrong. A person's own
+    move made twice is refused in the engine's words instead ("You have already passed")."""
+    if kind == MoveKind.RESIGN or not (timeout or seat in state.bots):
+        return False
+    hand = state.match.hand
+    if kind == MoveKind.PASS:  # the pass may be over, and the seat to lead the same one
+        return hand.phase is not Phase.PASSING or hand.has_passed(seat)
+    return seat not in seats_to_act(state.match)
 
 
 def commit(judged: Judged, publish: bool) -> Outcome:
@@ -653,8 +668,6 @@ def _timed_out(
     game, match = state.game, state.match
     if game.deadline is None or timezone.now() < game.deadline:
         raise StaleVersion()  # early, or the turn has been played
-    if seat not in seats_to_act(match):
-        raise StaleVersion()
     if match.rules.clock is Clock.STRICT:
         return MoveKind.RESIGN, (), EndReason.TIMED_OUT
     player = state.player(seat)

@@ -104,6 +104,7 @@ def time_out(game_id: int, version: int) -> int:
                 held=state,
             )
         except services.ServiceError:  # moved meanwhile (StaleVersion), or over
+            log.debug("game %s: seat %s's time-out at version %s is stale", game_id, seat, version)
             return made
         made += 1
         if view.phase is not Phase.PASSING:
@@ -134,8 +135,12 @@ def play_bots(game_id: int, version: int, state: services.Running | None = None)
                 game_id, seat, kind, version=version, cards=cards, choice=choice, held=state
             )
         except (services.StaleVersion, services.GameOver):
-            # Somebody else moved first (their move scheduled what comes next), or ended the
-            # game (a resignation) since the game was read.
+            # Somebody else moved first (their move scheduled what comes next: the relay of the
+            # process holding the table makes its bots' moves too), or ended the game (a
+            # resignation) since the game was read. Nothing is wrong: nothing above debug.
+            log.debug(
+                "game %s: seat %s's move at version %s was made already", game_id, seat, version
+            )
             return made
         made += 1
         version = outcome.version

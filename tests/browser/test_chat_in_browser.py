@@ -8,11 +8,12 @@ markup arrives as the letters typed, a 500-character word stays inside the box a
 characters are refused; C goes to the chat and Escape back to the table; cara mutes bob, and
 his next message reaches ann but never cara; the chat tells whoever mutes someone whom they
 muted, on the phone and the laptop, and its Unmute (a button, with the keys too) brings the
-messages back; ann reports a message of bob's and staff read it in
-the admin; staff ban cara from chat, and what she writes is refused with their reason.
+messages back; ann reports a message of bob's and staff read it in the admin; staff ban cara
+from chat, and what she writes is refused with their reason; ann resigns, and the players read
+what wes writes then without loading their pages again.
 
-The tests run in this order on the one table (a person's ban comes last). Screenshots are saved
-under /tmp/hearts-chat/ for a person to look at.
+The tests run in this order on the one table (a person's ban, then the game's end, come last).
+Screenshots are saved under /tmp/hearts-chat/ for a person to look at.
 """
 
 from __future__ import annotations
@@ -351,3 +352,24 @@ def test_a_report_of_a_message_reaches_staff_with_its_text_and_a_chat_ban_refuse
     assert ann.said("Can I still talk?").count() == 0
     # Her earlier message stays, for the reports.
     ann.sees("Good luck to you too")
+
+
+def test_once_the_game_is_over_the_players_read_the_spectators_without_a_reload(
+    table: Table,
+) -> None:
+    ann, bob, wes = table.ann, table.bob, table.wes
+    ann.page.once("dialog", lambda dialog: dialog.accept())
+    ann.page.locator("#resign-button").click()
+    for player in (ann, bob):
+        player.page.locator(".result").wait_for(timeout=STEP_MS)
+        player.page.locator("#chat-log-spectators").wait_for(state="attached", timeout=STEP_MS)
+
+    said = [f"Well played, all {n}" for n in range(3)]
+    for text in said:
+        wes.say(text)
+    for player in (ann, bob):
+        for text in said:
+            player.sees(text)
+    assert ann.said(said[0]).count() == 1
+    ann.shot("after-the-game-laptop")
+    bob.shot("after-the-game-phone")

@@ -8,20 +8,26 @@ import asyncio
 import json
 import re
 from html import unescape
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
 
 from chat import services as chat
+from chat import sockets as sockets_module
 from chat.models import ChatMessage
-from games import services
+from games import relays, services
+from games.models import Game
 from hearts_site.asgi import application
 from tests.helpers.sockets import (
     LOCAL_HOST,
     LOCAL_ORIGIN,
     TIMEOUT,
+    htmx_move,
     open_table_socket,
     session_cookie,
 )
@@ -273,4 +279,151 @@ async def test_a_socket_that_reconnects_is_sent_the_messages_it_missed_in_its_ro
     assert "before" not in missed and "spectators only" not in missed
     await bob.disconnect()
     del sockets["bob"]
+    await _close(sockets)
+
+
+class Page:
+    """A table page's chat as htmx makes it of what it was served and then pushed: the rooms
+    its box shows, each with its messages' texts. A message pushed for a room the page does
+    not show is lost, as htmx drops an out-of-band swap whose target is not there."""
+
+    BOX = re.compile(r'<aside id="chat".*?</aside>', re.S)
+    LOG = re.compile(r'<ol class="chat-log" id="chat-log-(\w+)"[^>]*>(.*?)</ol>', re.S)
+    SAID = re.compile(r'<ol hx-swap-oob="beforeend:#chat-log-(\w+)">(.*?)</ol>', re.S)
+    TEXT = re.compile(r'<span class="chat-text">(.*?)</span>', re.S)
+
+    def __init__(self, html: str) -> None:
+        self.rooms: dict[str, list[str]] = {}
+        self.take(html)
+
+    def take(self, html: str) -> None:
+        if box := self.BOX.search(html):
+            self.rooms = {
+                room: [unescape(t) for t in self.TEXT.findall(said)]
+                for room, said in self.LOG.findall(box.group(0))
+            }
+        for room, said in self.SAID.findall(html):
+            if room in self.rooms:
+                self.rooms[room] += [unescape(t) for t in self.TEXT.findall(said)]
+
+    async def follow(self, socket: WebsocketCommunicator, seconds: float = 0.5) -> None:
+        """Take every frame ``socket`` is pushed until it is quiet for ``seconds``."""
+        while not await socket.receive_nothing(timeout=seconds):
+            self.take(await socket.receive_from())
+
+
+def _page(table_id: int, name: str) -> str:
+    client = Client()
+    client.force_login(User.objects.get(username=name))
+    return client.get(reverse("table", args=[table_id])).content.decode()
+
+
+@pytest.mark.parametrize("ended", ["on her socket", "elsewhere"])
+async def test_the_spectators_messages_reach_a_players_page_as_soon_as_the_game_is_over(
+    settings, ended: str
+) -> None:
+    settings.HEARTS_CHAT_GAP = 0.0
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    # bob's page was served while the game ran: the players' chat alone.
+    bob = Page(await database_sync_to_async(_page)(table_id, "bob"))
+    assert list(bob.rooms) == ["players"]
+    sockets = await _everyone(table_id, cookies)
+    game = await database_sync_to_async(lambda: Game.objects.get(table_id=table_id))()
+
+    # alice resigns: through the table's relay here, or where the table hears of it as news
+    # (another process, the deadline's worker).
+    if ended == "on her socket":
+        await sockets["alice"].send_json_to(htmx_move("resign", version=game.version))
+    else:
+        await database_sync_to_async(services.resign)(game.pk, 0)
+    await bob.follow(sockets["bob"])
+    await _drain(sockets.values())
+    for n in range(3):
+        for name in ("dave", "erin"):
+            await sockets[name].send_to(text_data=_say(f"{name} {n}", "spectators"))
+    await bob.follow(sockets["bob"])
+
+    spoken = [f"{name} {n}" for n in range(3) for name in ("dave", "erin")]
+    assert sorted(bob.rooms["spectators"]) == sorted(spoken)
+    await _close(sockets)
+
+
+async def test_a_players_page_served_during_the_game_opens_the_spectators_room_on_reconnecting(
+    settings,
+) -> None:
+    settings.HEARTS_CHAT_GAP = 0.0
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    bob = Page(await database_sync_to_async(_page)(table_id, "bob"))
+    sockets = await _everyone(table_id, cookies)
+    await sockets["bob"].disconnect()
+    del sockets["bob"]
+    # While bob's socket is away, the game ends and the spectators speak.
+    game = await database_sync_to_async(lambda: Game.objects.get(table_id=table_id))()
+    await database_sync_to_async(services.resign)(game.pk, 0)
+    await _drain(sockets.values())
+    await sockets["dave"].send_to(text_data=_say("well played", "spectators"))
+    await _drain(sockets.values())
+
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/table/{table_id}/?chat=0",
+        headers=[
+            (b"host", LOCAL_HOST),
+            (b"origin", LOCAL_ORIGIN),
+            (b"cookie", cookies["bob"].encode()),
+        ],
+    )
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    await bob.follow(socket)
+
+    assert bob.rooms["spectators"] == ["well played"]
+    await socket.disconnect()
+    await _close(sockets)
+
+
+async def test_messages_said_while_a_players_box_is_sent_again_are_each_shown_once(
+    settings, monkeypatch
+) -> None:
+    settings.HEARTS_CHAT_GAP = 0.0
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    bob = Page(await database_sync_to_async(_page)(table_id, "bob"))
+    sockets = await _everyone(table_id, cookies)
+    game = await database_sync_to_async(lambda: Game.objects.get(table_id=table_id))()
+    dave, erin = await database_sync_to_async(
+        lambda: (User.objects.get(username="dave"), User.objects.get(username="erin"))
+    )()
+    box_context = sockets_module.selectors.box_context
+
+    def said_around(table_id: int, user: User, *args: Any) -> dict[str, Any]:
+        # One message said just before bob's box is read (it is in the box, and pushed
+        # too), one just after (pushed, not in the box): each reaches his page once.
+        if user.username != "bob":
+            return box_context(table_id, user, *args)
+        chat.say(dave, table_id, game.pk, "spectators", "before the box")
+        context = box_context(table_id, user, *args)
+        chat.say(erin, table_id, game.pk, "spectators", "after the box")
+        return context
+
+    monkeypatch.setattr(sockets_module.selectors, "box_context", said_around)
+    await sockets["alice"].send_json_to(htmx_move("resign", version=game.version))
+    await bob.follow(sockets["bob"])
+
+    assert sorted(bob.rooms["spectators"]) == ["after the box", "before the box"]
+    await _close(sockets)
+
+
+async def test_a_player_is_not_taken_for_a_spectator_while_the_table_is_loaded_again() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+    # The table's relay dropped the table after a fault, to load it again with its next news.
+    relay = relays._relays[asyncio.get_running_loop()][table_id]
+    relay.state = None
+
+    await sockets["dave"].send_to(text_data=_say("Alice holds the queen", "spectators"))
+    await sockets["alice"].send_to(text_data=_say("Good luck", "players"))
+
+    heard = {name: await _said(socket) for name, socket in sockets.items()}
+    assert heard["alice"] == heard["bob"] == ["Good luck"]
+    assert heard["dave"] == heard["erin"] == ["Alice holds the queen"]
     await _close(sockets)

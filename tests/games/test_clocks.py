@@ -20,7 +20,7 @@ from games.models import Game, GamePlayer, MoveRecord, Table
 from games.table_context import build_context
 from games.tasks import enforce_deadline, sweep_deadlines, time_out
 from hearts_site import celery_app
-from tests.helpers.clocks import against_bots, four_people, overdue
+from tests.helpers.clocks import a_moon_for, against_bots, four_people, overdue
 from tests.helpers.tables import everyone_passes, fresh, game_with, play_one
 
 pytestmark = pytest.mark.django_db
@@ -236,7 +236,7 @@ def test_strict_a_missed_pass_before_any_card_ends_the_game_against_the_late_sea
 
 def test_relaxed_the_table_chooses_how_a_moon_scores_for_a_shooter_out_of_time() -> None:
     game = four_people(moon="choose")
-    seed, moves = a_moon_for_seat_0(Rules.from_json(game.rules))
+    seed, moves = a_moon_for(Rules.from_json(game.rules), shooter=0)
     # Dealt again, before anyone has seen a card, from a known deal with no added seeds.
     Game.objects.filter(pk=game.pk).update(seed=seed, fingerprint=fingerprint(seed), added_seeds=[])
     for kind, seat, cards in moves:
@@ -253,29 +253,6 @@ def test_relaxed_the_table_chooses_how_a_moon_scores_for_a_shooter_out_of_time()
     assert match.hand.number == 2 and len(match.hands) == 1
     context = build_context(fresh(game), match, list(game.players.all()), None)
     assert context["timed_out"] == ""  # a new hand: its own time-outs only
-
-
-def a_moon_for_seat_0(rules: Rules) -> tuple[bytes, list[tuple[str, int, list[str]]]]:
-    """A seed and the moves by which seat 0 takes every point of the first hand (it plays its
-    highest card, the others their lowest), found by playing deals until one works."""
-    for number in range(5000):
-        seed = number.to_bytes(32, "big")
-        match = Match(rules, seed)
-        moves: list[tuple[str, int, list[str]]] = []
-        for seat in range(4):
-            held = sorted(match.hand.holding(seat), key=lambda card: card.rank)
-            cards = [str(card) for card in held[:3]]
-            match.pass_cards(seat, cards)
-            moves.append(("pass", seat, cards))
-        while match.hand.phase is Phase.PLAYING:
-            seat = match.hand.turn
-            legal = sorted(match.hand.legal_plays(seat), key=lambda card: card.rank)
-            card = legal[-1] if seat == 0 else legal[0]
-            match.play(seat, card)
-            moves.append(("play", seat, [str(card)]))
-        if match.hand.phase is Phase.MOON_CHOICE and match.hand.turn == 0:
-            return seed, moves
-    raise AssertionError("no deal gave seat 0 the moon")
 
 
 # Resigning ---------------------------------------------------------------------------------
