@@ -52,15 +52,10 @@
 
   // A socket that reconnects says which game and version the screen shows, so the server sends
   // what it missed (the whole table), or nothing if it missed nothing.
-  if (window.htmx) {
-    const open = window.htmx.createWebSocket || ((url) => new WebSocket(url, []));
-    window.htmx.createWebSocket = (url) => {
-      const state = board();
-      if (!state) return open(url);
-      const shown = `shown=${state.dataset.game}.${state.dataset.version}`;
-      return open(url + (url.includes("?") ? "&" : "?") + shown);
-    };
-  }
+  window.liveSocket.says("shown", () => {
+    const state = board();
+    return state ? `${state.dataset.game}.${state.dataset.version}` : null;
+  });
   const handCards = () => Array.from(document.querySelectorAll("#hand .card"));
 
   // A region only screen readers hear, made the first time it is asked for.
@@ -558,11 +553,11 @@
   document.addEventListener("pointerup", () => window.clearTimeout(pressTimer));
 
   // After every update from the server: lifted cards stay lifted, focus stays on its card.
-  document.addEventListener("htmx:wsBeforeMessage", () => {
+  window.liveSocket.updating(() => {
     const focused = document.activeElement;
     lastTrickFocused = focused !== null && focused.id === "last-trick-button";
   });
-  document.addEventListener("htmx:wsAfterMessage", () => {
+  window.liveSocket.updated(() => {
     refresh();
     hideTip();
     showLastTrick();
@@ -620,6 +615,6 @@
     returning = true;
     window.setTimeout(() => window.location.assign(link.href), ARENA_RETURN_MS);
   }
-  document.addEventListener("htmx:wsAfterMessage", backToArena);
+  window.liveSocket.updated(backToArena);
   document.addEventListener("DOMContentLoaded", backToArena);
 })();

@@ -26,13 +26,7 @@
     Math.max(0, ...Array.from(document.querySelectorAll(".chat-message"), (el) => Number(el.dataset.id)));
 
   // A socket that reconnects says the last message the page shows, and is sent those after it.
-  if (window.htmx) {
-    const open = window.htmx.createWebSocket || ((url) => new WebSocket(url, []));
-    window.htmx.createWebSocket = (url) => {
-      if (!chat()) return open(url);
-      return open(url + (url.includes("?") ? "&" : "?") + `chat=${newest()}`);
-    };
-  }
+  window.liveSocket.says("chat", () => (chat() ? String(newest()) : null));
 
   function localTimes(root) {
     for (const el of root.querySelectorAll("time.chat-time:not([data-local])")) {
@@ -246,7 +240,7 @@
     }
   });
 
-  document.addEventListener("htmx:wsAfterMessage", () => update(false));
+  window.liveSocket.updated(() => update(false));
   document.addEventListener("DOMContentLoaded", () => {
     update(true);
     showFold();

@@ -118,8 +118,8 @@
     }
   }
 
-  document.addEventListener("htmx:wsBeforeMessage", remember);
-  document.addEventListener("htmx:wsAfterMessage", move);
+  window.liveSocket.updating(remember);
+  window.liveSocket.updated(move);
   document.addEventListener("DOMContentLoaded", () => {
     showDeck();
     remember();

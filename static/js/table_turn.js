@@ -145,7 +145,7 @@
     Notification.requestPermission().then(offer, offer);
   });
 
-  document.addEventListener("htmx:wsAfterMessage", update);
+  window.liveSocket.updated(update);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) clear();
   });

@@ -9,6 +9,7 @@ import re
 import secrets
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .conftest import BASE_DIR, Site, Tab
@@ -188,3 +189,30 @@ def staff_member(site: Site) -> tuple[str, str]:
         capture_output=True,
     )
     return username, password
+
+
+def make_arena(site: Site, browser: Any, live_site: str, name: str) -> str:
+    """The admin's form, filled as staff fill it: an arena called ``name`` that started a minute
+    ago, for four players; returns its page's address."""
+    username, password = staff_member(site)
+    staff = browser.new_context(base_url=live_site, viewport={"width": 1280, "height": 800})
+    page = staff.new_page()
+    page.goto("/admin/")
+    page.get_by_label("Username:").fill(username)
+    page.get_by_label("Password:").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.goto("/admin/arenas/arena/add/")
+    start = datetime.now(UTC) - timedelta(minutes=1)
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Preset").select_option("standard")
+    page.get_by_label("Players").fill("4")
+    page.locator("#id_starts_at_0").fill(start.strftime("%Y-%m-%d"))
+    page.locator("#id_starts_at_1").fill(start.strftime("%H:%M:%S"))
+    page.get_by_label("Minutes").fill("30")
+    page.locator("input[name=_save]").click()
+    page.wait_for_selector(".messagelist")
+    page.goto("/arenas/")
+    href = page.get_by_role("link", name=name).first.get_attribute("href")
+    assert href is not None
+    staff.close()
+    return href

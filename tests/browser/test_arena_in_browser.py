@@ -12,14 +12,13 @@ from __future__ import annotations
 import re
 import time
 from contextlib import ExitStack
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .conftest import Site, Tab, open_tab
-from .helpers import register, staff_member
+from .helpers import make_arena, register
 
 pytestmark = pytest.mark.browser
 
@@ -27,32 +26,6 @@ SHOTS = Path("/tmp/hearts-arena")
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 SEATED_MS = 30_000  # a join, the worker's seating, the page going to its table
-
-
-def _make_arena(site: Site, browser: Any, live_site: str) -> str:
-    """The admin's form, filled as staff fill it: an arena that started a minute ago."""
-    username, password = staff_member(site)
-    staff = browser.new_context(base_url=live_site, viewport=LAPTOP).new_page()
-    staff.goto("/admin/")
-    staff.get_by_label("Username:").fill(username)
-    staff.get_by_label("Password:").fill(password)
-    staff.get_by_role("button", name="Sign in").click()
-    staff.goto("/admin/arenas/arena/add/")
-    start = datetime.now(UTC) - timedelta(minutes=1)
-    staff.get_by_label("Name").fill("Browser arena")
-    staff.get_by_label("Preset").select_option("standard")
-    staff.get_by_label("Players").fill("4")
-    staff.locator("#id_starts_at_0").fill(start.strftime("%Y-%m-%d"))
-    staff.locator("#id_starts_at_1").fill(start.strftime("%H:%M:%S"))
-    staff.get_by_label("Minutes").fill("30")
-    staff.locator("input[name=_save]").click()
-    staff.wait_for_selector(".messagelist")
-    staff.goto("/arenas/")
-    link = staff.get_by_role("link", name="Browser arena").first
-    href = link.get_attribute("href")
-    assert href is not None
-    staff.context.close()
-    return href
 
 
 def _points(page: Any) -> dict[str, tuple[str, str]]:
@@ -104,7 +77,7 @@ def _wait_for_games(page: Any, names: list[str], games: str) -> None:
 def test_eight_people_join_two_tables_start_a_result_moves_the_standings_and_they_sit_again(
     site: Site, browser: Any, live_site: str
 ) -> None:
-    url = _make_arena(site, browser, live_site)
+    url = make_arena(site, browser, live_site, "Browser arena")
     with ExitStack() as stack:
 
         def tab(viewport: dict[str, int]) -> Tab:
