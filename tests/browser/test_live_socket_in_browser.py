@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Site, Tab, open_tab
-from .helpers import STEP_MS, make_arena, register, start_game
+from .helpers import STEP_MS, make_arena, register, start_game, wait_for_bot_passes
 
 pytestmark = pytest.mark.browser
 
@@ -137,3 +137,28 @@ def test_the_lobby_shows_a_table_started_while_its_socket_was_down(
         line.drop_while(lambda: start_game(bob))
         expect(lobby.locator("#table-list")).to_contain_text(f"{name}\u2019s table")
         assert tab.errors == [] and bob.errors == [], tab.errors + bob.errors
+
+
+def test_a_table_page_shows_the_chat_message_it_missed_while_its_socket_was_down(
+    tab: Tab,
+) -> None:
+    register(tab)
+    start_game(tab)
+    wait_for_bot_passes(tab.page)  # then the table waits for its player: its version stays
+    # The same person's second page at the table: what one page says, the other shows.
+    other = tab.page.context.new_page()
+    line = Line(other, r"/ws/table/")
+    other.goto(tab.page.url)
+    other.wait_for_function("() => window.__wsOpens > 0", timeout=STEP_MS)
+
+    def say() -> None:
+        box = tab.page.locator("#chat-input")
+        box.fill("Back in a minute")
+        box.press("Enter")
+        expect(tab.page.locator("#chat .chat-text")).to_have_text(["Back in a minute"])
+
+    version = other.locator("#board-state").get_attribute("data-version")
+    line.drop_while(say)
+    expect(other.locator("#chat .chat-text")).to_have_text(["Back in a minute"])
+    assert other.locator("#board-state").get_attribute("data-version") == version
+    assert tab.errors == [], tab.errors
