@@ -6,7 +6,8 @@
 // "full-jitter" backoff), so that a restarted server is not met by every page at once.
 //
 // What this file adds is the resync, so that a page that missed something while its socket was
-// down shows the whole state again, and a page that missed nothing is sent nothing:
+// down shows the whole state again (and, where the server can tell, one that missed nothing is
+// sent nothing):
 // - A page whose server knows versions says on every connect what its screen shows, as
 //   parameters of the socket's address (liveSocket.says("shown", () => "12.40")): the table's
 //   relay then sends the whole table if the screen is behind, else nothing; the chat sends the
@@ -14,7 +15,9 @@
 // - A page whose server keeps no version (the lobby, an arena, the queue) names in the socket
 //   element's data-resync the ids of the parts that the socket keeps up to date: after a
 //   reconnect those are loaded again from the page's own address and swapped in by id.
-// A socket closed for good because its person's account was closed reloads the page.
+// A page waiting for its person's table goes there once the socket shows its link
+// (liveSocket.follow). A socket closed for good because its person's account was closed
+// reloads the page.
 // Pages run their own work after each update through liveSocket.updated (and, to remember what
 // an update may take away, such as focus, liveSocket.updating), whether pushed or loaded again.
 (function () {
