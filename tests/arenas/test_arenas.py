@@ -5,14 +5,13 @@ again), the schedule, the pages, and two seatings at once never putting anyone a
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission, User
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings
@@ -28,6 +27,7 @@ from moderation.voiding import void_game
 from ratings.models import Rating
 from tests.helpers.finishing import play_out
 from tests.helpers.moderators import moderator
+from tests.helpers.races import raised_at_once
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -326,31 +326,10 @@ def test_two_seatings_at_once_never_put_anyone_at_two_tables() -> None:
     arena = running_arena()
     for round_ in range(4):
         people = joined(arena, [f"{name}{round_}" for name in NAMES])
-        assert _two_seatings_at_once(arena.pk) == []
+        assert raised_at_once(lambda: services.pair(arena.pk)) == []
         services.pair(arena.pk)  # whoever both skipped
         assert [len(tables_of(person)) for person in people] == [1] * 8
         assert Seat.objects.filter(user__in=people).count() == 8
-
-
-def _two_seatings_at_once(arena_id: int) -> list[BaseException]:
-    start = threading.Barrier(2)
-    errors: list[BaseException] = []
-
-    def seat() -> None:
-        try:
-            start.wait(timeout=10)
-            services.pair(arena_id)
-        except BaseException as error:  # reported by the test
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=seat) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return errors
 
 
 # The pages -------------------------------------------------------------------------------------
