@@ -23,6 +23,7 @@ from games.engine import format_cards
 from games.models import Game
 from moderation.voiding import void_game
 from ratings.models import Rating
+from tests.helpers.arenas import an_arena, running_arena
 from tests.helpers.finishing import a_season, play_out, start
 from tests.helpers.moderators import moderator
 from tests.helpers.tables import everyone_passes, fresh, game_with, people, play_one
@@ -269,13 +270,7 @@ def test_the_arenas_are_listed_and_one_arena_has_its_standings(
     client: Client, settings: Settings
 ) -> None:
     settings.HEARTS_ARENA_SCHEDULE = []
-    arena = arenas.create_arena(
-        "Evening arena",
-        preset="standard",
-        players=4,
-        starts_at=timezone.now() + timedelta(hours=1),
-        minutes=60,
-    )
+    arena = an_arena("Evening arena", starts_at=timezone.now() + timedelta(hours=1))
     for name in ("alice", "bob"):
         arenas.join(User.objects.create_user(name), arena.pk)
 
@@ -303,14 +298,7 @@ def test_an_arenas_standings_count_wins_and_ratings_as_the_player_api_in_numbers
     client: Client, settings: Settings
 ) -> None:
     settings.HEARTS_ARENA_SCHEDULE = []
-    arena = arenas.create_arena(
-        "Evening arena",
-        preset="standard",
-        players=4,
-        starts_at=timezone.now() - timedelta(minutes=1),
-        minutes=60,
-    )
-    Arena.objects.filter(pk=arena.pk).update(started=True)
+    arena = running_arena("Evening arena")
     four = people("alice", "bob", "carol", "dave")
     for person in four:
         arenas.join(person, arena.pk)

@@ -25,26 +25,12 @@ from hearts_site import celery_app
 from moderation import sanctions
 from moderation.voiding import void_game
 from ratings.models import Rating
+from tests.helpers.arenas import running_arena
 from tests.helpers.finishing import play_out
 from tests.helpers.moderators import moderator
 from tests.helpers.races import raised_at_once
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
-
-
-def running_arena(**changes: Any) -> Arena:
-    """An arena that started a minute ago and runs for an hour."""
-    fields: dict[str, Any] = {
-        "preset": "standard",
-        "players": 4,
-        "starts_at": timezone.now() - timedelta(minutes=1),
-        "minutes": 60,
-    }
-    fields.update(changes)
-    arena = services.create_arena("Test arena", **fields)
-    Arena.objects.filter(pk=arena.pk).update(started=arena.starts_at <= timezone.now())
-    arena.refresh_from_db()
-    return arena
 
 
 def joined(arena: Arena, names: tuple[str, ...] | list[str]) -> list[User]:
