@@ -188,3 +188,16 @@ def staff_member(site: Site) -> tuple[str, str]:
         capture_output=True,
     )
     return username, password
+
+
+def staff_page(site: Site, browser: Any, live_site: str, **context: Any) -> Any:
+    """A page of a new staff member (``staff_member``), signed in to the admin, in a browser
+    context of its own (``context``: its viewport, …)."""
+    username, password = staff_member(site)
+    staff = browser.new_context(base_url=live_site, **context).new_page()
+    staff.goto("/admin/")
+    staff.get_by_label("Username:").fill(username)
+    staff.get_by_label("Password:").fill(password)
+    staff.get_by_role("button", name="Sign in").click()
+    staff.wait_for_url("**/admin/")
+    return staff

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, Tab, open_tab
-from .helpers import register, staff_member
+from .helpers import register, staff_page
 
 pytestmark = pytest.mark.browser
 
@@ -31,12 +31,7 @@ SEATED_MS = 30_000  # a join, the worker's seating, the page going to its table
 
 def _make_arena(site: Site, browser: Any, live_site: str) -> str:
     """The admin's form, filled as staff fill it: an arena that started a minute ago."""
-    username, password = staff_member(site)
-    staff = browser.new_context(base_url=live_site, viewport=LAPTOP).new_page()
-    staff.goto("/admin/")
-    staff.get_by_label("Username:").fill(username)
-    staff.get_by_label("Password:").fill(password)
-    staff.get_by_role("button", name="Sign in").click()
+    staff = staff_page(site, browser, live_site, viewport=LAPTOP)
     staff.goto("/admin/arenas/arena/add/")
     start = datetime.now(UTC) - timedelta(minutes=1)
     staff.get_by_label("Name").fill("Browser arena")
