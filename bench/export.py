@@ -195,14 +195,8 @@ def _history(count: int, distinct: int) -> int:
 
 def _result(match: Match) -> dict[str, Any]:
     """The result as the site stores it when a game ends (``games.services._finish``)."""
-    result = match.result
-    assert result is not None
-    return {
-        "reason": result.reason,
-        "places": list(result.places),
-        "totals": list(result.totals),
-        "forfeited": result.forfeited,
-    }
+    assert match.result is not None
+    return match.result.to_json()
 
 
 def _rating_changes(games: list[Any], matches: list[Match], people: list[User]) -> None:

@@ -717,12 +717,7 @@ def _finish(game: Game, match: Match) -> None:
     result = match.result
     assert result is not None
     game.status = Game.Status.FINISHED
-    game.result = {
-        "reason": result.reason,
-        "places": list(result.places),
-        "totals": list(result.totals),
-        "forfeited": result.forfeited,
-    }
+    game.result = result.to_json()
     game.finished_at = timezone.now()
     game.deadline = None
 
