@@ -50,12 +50,12 @@ def stored_games(
     assert len(players) == rules.players
     host = next(person for person in players if person is not None)
     table = Table.objects.create(
+        status=Table.Status.CLOSED,
         host=host,
         preset=preset,
         rules=rules.to_json(),
         rated=rated,
         private=private,
-        status=Table.Status.CLOSED,
     )
     rows = [
         Game(
