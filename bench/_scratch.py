@@ -1,13 +1,16 @@
 """What the benchmarks that run the site's code share: a site of their own to run it in (its
 settings, and a PostgreSQL database made for the run and dropped after it, or SQLite in a
-directory of its own), and the plain move they make for whoever the game waits on.
+directory of its own), the plain move they make for whoever the game waits on, and a game
+played in memory ended through the site's write path (which the tests' helpers use too).
 
 A benchmark puts the checkout on ``sys.path`` first, then imports this module as
-``bench._scratch``.
+``bench._scratch``. Django is imported inside the functions: the module is imported before the
+site's settings are chosen.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import tempfile
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from games.engine import Match
+    from games.models import Game
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432"
 
@@ -67,6 +71,25 @@ def scratch_site(name: str, database: str) -> Iterator[None]:
             postgres(f'DROP DATABASE IF EXISTS "{made}" WITH (FORCE)')
 
 
+@contextmanager
+def migrated_site(name: str, database: str) -> Iterator[None]:
+    """Runs the block in a :func:`scratch_site` with Django set up and its database migrated."""
+    with scratch_site(name, database):
+        set_up_django()
+        from django.core.management import call_command
+
+        call_command("migrate", "--noinput", verbosity=0)
+        yield
+
+
+def set_up_django() -> None:
+    """Django set up on the site's settings, in this process."""
+    import django
+
+    logging.disable(logging.WARNING)  # django-axes's word as it starts, in every process
+    django.setup()
+
+
 def plain_move(match: Match) -> tuple[int, str, list[str], str]:
     """The seat ``match`` waits for and a plain move for it: its first three cards to pass,
     "others" for a moon, or its lowest legal card. As (seat, kind, cards, choice)."""
@@ -79,3 +102,26 @@ def plain_move(match: Match) -> tuple[int, str, list[str], str]:
     if hand.phase is Phase.MOON_CHOICE:
         return hand.turn, MoveKind.MOON, [], MoonRule.OTHERS
     return hand.turn, MoveKind.PLAY, [str(hand.legal_plays(hand.turn)[0])], ""
+
+
+def end_through_the_site(game: Game, match: Match) -> Game:
+    """``game`` as ``match`` (its game, played to the end in memory) left it: every move but
+    the last logged as the site logs moves, then the last made through ``services.act``, so
+    that the game ends, and is rated, exactly as a live game does."""
+    from games import services
+    from games.models import Game, MoveRecord
+
+    *before, last = match.moves
+    MoveRecord.objects.bulk_create(
+        MoveRecord.of(game, number, move) for number, move in enumerate(before, start=1)
+    )
+    Game.objects.filter(pk=game.pk).update(version=len(before))
+    services.act(
+        game.pk,
+        last.seat,
+        last.kind,
+        version=len(before),
+        cards=[str(card) for card in last.cards],
+        choice=last.choice,
+    )
+    return Game.objects.get(pk=game.pk)

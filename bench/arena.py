@@ -24,7 +24,6 @@ PostgreSQL's (``hearts_arena_<pid>`` on 127.0.0.1:5432, dropped at the end) or, 
 from __future__ import annotations
 
 import argparse
-import logging
 import random
 import statistics
 import sys
@@ -35,16 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._scratch import plain_move, scratch_site
+from bench._scratch import end_through_the_site, migrated_site, plain_move
 
 SWEEP_EVERY = 2.0  # seconds, as beat's arena sweep
-
-
-def _django() -> None:
-    import django
-
-    logging.disable(logging.WARNING)
-    django.setup()
 
 
 def main() -> None:
@@ -55,11 +47,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    with scratch_site("arena", args.database):
-        _django()
-        from django.core.management import call_command
-
-        call_command("migrate", "--noinput", verbosity=0)
+    with migrated_site("arena", args.database):
         _measure(args)
 
 
@@ -68,33 +56,15 @@ def play_to_the_end(game_id: int) -> None:
     moves, its last move made through the site's write path: the game ends, and is rated, as
     a live game does. (A resignation would not do: in a rated game it counts as leaving it,
     and bars the player from rated tables for a while, as it should.)"""
-    from games import services as games
-    from games.engine import Match, MoveKind, Rules
-    from games.models import Game, MoveRecord
+    from games.engine import Match, Move, Rules, parse_cards
+    from games.models import Game
 
     game = Game.objects.get(pk=game_id)
     match = Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds)
     while not match.is_over:
         seat, kind, cards, choice = plain_move(match)
-        if kind == MoveKind.PASS:
-            match.pass_cards(seat, cards)
-        elif kind == MoveKind.MOON:
-            match.choose_moon(seat, choice)
-        else:
-            match.play(seat, cards[0])
-    *before, last = match.moves
-    MoveRecord.objects.bulk_create(
-        MoveRecord.of(game, number, move) for number, move in enumerate(before, start=1)
-    )
-    Game.objects.filter(pk=game.pk).update(version=len(before))
-    games.act(
-        game.pk,
-        last.seat,
-        last.kind,
-        version=len(before),
-        cards=[str(card) for card in last.cards],
-        choice=last.choice,
-    )
+        match.apply(Move(kind, seat, tuple(parse_cards(cards)), choice))
+    end_through_the_site(game, match)
 
 
 def _ms(seconds: float) -> str:

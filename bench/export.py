@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import logging
 import multiprocessing
 import os
 import sys
@@ -36,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._scratch import plain_move, scratch_site
+from bench._scratch import migrated_site, plain_move, set_up_django
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -48,13 +47,6 @@ BATCH = 2000  # rows an insert
 SAMPLE_EVERY = 50  # lines between two readings of the memory
 
 
-def _django() -> None:
-    import django
-
-    logging.disable(logging.WARNING)  # django-axes's word as it starts, in every process
-    django.setup()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5000, help="the player's finished games")
@@ -62,11 +54,7 @@ def main() -> None:
     parser.add_argument("--database", default="postgres", choices=["postgres", "sqlite"])
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    with scratch_site("export", args.database):
-        _django()
-        from django.core.management import call_command
-
-        call_command("migrate", "--noinput", verbosity=0)
+    with migrated_site("export", args.database):
         _measure(args)
 
 
@@ -104,19 +92,14 @@ def _played(seed: bytes) -> Match:
     """A Standard game of four dealt from ``seed``, played to the end by the rule-based bot in
     every seat."""
     from games.bots import HeuristicBot, decide
-    from games.engine import PRESETS, Match, MoveKind, seat_view
+    from games.engine import PRESETS, Match, Move, parse_cards, seat_view
 
     bot = HeuristicBot()
     match = Match(PRESETS["standard"].make(4), seed)
     while not match.is_over:
         seat = plain_move(match)[0]  # the seat the match waits for
         kind, cards, choice = decide(bot, seat_view(match, seat))
-        if kind == MoveKind.PASS:
-            match.pass_cards(seat, cards)
-        elif kind == MoveKind.MOON:
-            match.choose_moon(seat, choice)
-        else:
-            match.play(seat, cards[0])
+        match.apply(Move(kind, seat, tuple(parse_cards(cards)), choice))
     return match
 
 
@@ -195,14 +178,8 @@ def _history(count: int, distinct: int) -> int:
 
 def _result(match: Match) -> dict[str, Any]:
     """The result as the site stores it when a game ends (``games.services._finish``)."""
-    result = match.result
-    assert result is not None
-    return {
-        "reason": result.reason,
-        "places": list(result.places),
-        "totals": list(result.totals),
-        "forfeited": result.forfeited,
-    }
+    assert match.result is not None
+    return match.result.to_json()
 
 
 def _rating_changes(games: list[Any], matches: list[Match], people: list[User]) -> None:
@@ -241,7 +218,7 @@ def _resident() -> int:
 def _export(name: str) -> dict[str, float]:
     """In a process of its own: ``name``'s export read to its end through the site's URL, and
     its figures."""
-    _django()
+    set_up_django()
     from django.test import Client
 
     client = Client(HTTP_HOST="localhost")

@@ -25,7 +25,6 @@ with ``--database sqlite``, a file in a directory of its own.
 from __future__ import annotations
 
 import argparse
-import logging
 import multiprocessing
 import random
 import statistics
@@ -38,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._scratch import plain_move, scratch_site
+from bench._scratch import migrated_site, plain_move, set_up_django
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
@@ -51,13 +50,6 @@ MOVE_EVERY = 0.02  # seconds between the player's moves
 END_EVERY = 10  # one game ended every this many moves
 ENDING_GAMES = 40  # games kept one move from their end, for each void
 QUIET_SECONDS = 2.0  # moves measured with no void, for comparison
-
-
-def _django() -> None:
-    import django
-
-    logging.disable(logging.WARNING)  # django-axes's word as it starts, in every process
-    django.setup()
 
 
 # The history --------------------------------------------------------------------------------
@@ -203,7 +195,7 @@ def play_meanwhile(
 ) -> None:
     """Until ``stop``: a move in the running game at ``table_id`` every MOVE_EVERY seconds,
     and every END_EVERY moves the last move of the next game of ``endings``."""
-    _django()
+    set_up_django()
     from games import services
     from games.models import Table
 
@@ -339,11 +331,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="who plays whom, and the places")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    with scratch_site("void", args.database):
-        _django()
-        from django.core.management import call_command
-
-        call_command("migrate", "--noinput", verbosity=0)
+    with migrated_site("void", args.database):
         _measure(args)
 
 

@@ -82,9 +82,4 @@ def _result(game: Game, match: Match) -> dict[str, Any]:
             "totals": stored.get("totals", list(match.totals)),
             "forfeited": stored.get("forfeited"),
         }
-    return {
-        "reason": result.reason,
-        "places": list(result.places),
-        "totals": list(result.totals),
-        "forfeited": result.forfeited,
-    }
+    return result.to_json()

@@ -435,23 +435,10 @@ def act(
     for _attempt in range(WRITE_TRIES):
         state = held if held is not None and not held.stale else running(game_id)
         try:
-            return _act_on(state, seat, kind, version, cards, choice, timeout, publish)
+            return commit(judge(state, seat, kind, version, cards, choice, timeout), publish)
         except Conflict:
             held = None
     raise ServiceError(_("The table is busy: please try that move again"))
-
-
-def _act_on(
-    state: Running,
-    seat: int,
-    kind: str,
-    version: int | None,
-    cards: Iterable[str],
-    choice: str,
-    timeout: bool,
-    publish: bool,
-) -> Outcome:
-    return commit(judge(state, seat, kind, version, cards, choice, timeout), publish)
 
 
 @dataclass
@@ -582,13 +569,7 @@ def _write(
     transaction around it; the log's unique (game, number) is the backstop of the version's
     check. Elsewhere (SQLite, in the process) an update and an insert in a transaction."""
     record.created_at = timezone.now()
-    fields: dict[str, Any] = {"version": game.version, "deadline": game.deadline}
-    if snapshot:
-        fields["snapshot"] = game.snapshot
-    if finished:
-        fields.update(
-            status=game.status, result=game.result, finished_at=game.finished_at, deadline=None
-        )
+    fields = _written_fields(game, snapshot, finished)
     connection = connections[Game.objects.db]
     if connection.vendor != "postgresql":
         with transaction.atomic():
@@ -616,11 +597,9 @@ def _write(
     return written
 
 
-def _statement(
-    game: Game, before: int, record: MoveRecord, snapshot: bool, finished: bool
-) -> tuple[bytes, list[Any]]:
-    """The one statement (PostgreSQL's) of :func:`_write`, and its values."""
-    connection = connections[Game.objects.db]
+def _written_fields(game: Game, snapshot: bool, finished: bool) -> dict[str, Any]:
+    """What a move's write sets of the game's row: its version and deadline, its snapshot if
+    ``snapshot``, and if ``finished`` its status, result and end (and no deadline)."""
     fields: dict[str, Any] = {"version": game.version, "deadline": game.deadline}
     if snapshot:
         fields["snapshot"] = game.snapshot
@@ -628,6 +607,15 @@ def _statement(
         fields.update(
             status=game.status, result=game.result, finished_at=game.finished_at, deadline=None
         )
+    return fields
+
+
+def _statement(
+    game: Game, before: int, record: MoveRecord, snapshot: bool, finished: bool
+) -> tuple[bytes, list[Any]]:
+    """The one statement (PostgreSQL's) of :func:`_write`, and its values."""
+    connection = connections[Game.objects.db]
+    fields = _written_fields(game, snapshot, finished)
     settings_sql, values = [], []
     for name, value in fields.items():
         column = _field(Game, name)
@@ -717,12 +705,7 @@ def _finish(game: Game, match: Match) -> None:
     result = match.result
     assert result is not None
     game.status = Game.Status.FINISHED
-    game.result = {
-        "reason": result.reason,
-        "places": list(result.places),
-        "totals": list(result.totals),
-        "forfeited": result.forfeited,
-    }
+    game.result = result.to_json()
     game.finished_at = timezone.now()
     game.deadline = None
 

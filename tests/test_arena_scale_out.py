@@ -15,24 +15,21 @@ tests.test_arena_scale_out FINDINGS.json``), which sets Django up on the site's 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
 import re
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench import load
+from tests.helpers.drills import run_drill, write_findings
+from tests.helpers.scale_out import page_socket, sent_to, session_cookie, two_daphnes
 
-ROOT = Path(__file__).resolve().parent.parent
 FIRST = 3  # people who wait before the kill
 PEOPLE = 8
 PATIENCE = 30.0  # seconds to wait for a table
@@ -42,15 +39,7 @@ SEATED = re.compile(r'id="arena-table" href="(/t/\d+/)"')
 @pytest.mark.slow
 def test_an_arena_seats_everyone_across_two_daphnes_one_killed_and_again_after_a_game(tmp_path):
     findings = tmp_path / "findings.json"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.test_arena_scale_out", str(findings)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    done = run_drill("tests.test_arena_scale_out", findings, timeout=240)
     assert done.returncode == 0, f"{done.stderr[-4000:]}\nthe site's log: {tmp_path}/site.log"
     found = json.loads(findings.read_text())
     assert found["seated_before_the_kill"] == []
@@ -68,15 +57,11 @@ def test_an_arena_seats_everyone_across_two_daphnes_one_killed_and_again_after_a
 
 
 def drill(var_dir: Path, log: Path) -> dict[str, Any]:
-    args = argparse.Namespace(database="sqlite", layout="one", webs=2, log=log)
-    site = load.start_site(args, var_dir)
-    try:
+    with two_daphnes(var_dir, log) as site:
         web1, web2 = site.layout.ports
         arena_id = _arena()
         people = [_person(f"arena{n}", arena_id) for n in range(PEOPLE)]
         found = asyncio.run(_play(arena_id, people, web1, web2, site))
-    finally:
-        load.stop_site(site)
     return found
 
 
@@ -100,27 +85,16 @@ def _arena() -> int:
 def _person(name: str, arena_id: int) -> tuple[str, str]:
     """A new person who joined the arena: their name and their session's cookie."""
     from django.contrib.auth.models import User
-    from django.test import Client
 
     from arenas import services
 
     user = User.objects.create_user(name)
     services.join(user, arena_id)
-    client = Client()
-    client.force_login(user)
-    return name, f"sessionid={client.cookies['sessionid'].value}"
+    return name, session_cookie(user)
 
 
 def _socket(arena_id: int, cookie: str, port: int) -> Any:
-    import websockets
-
-    return websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/arena/{arena_id}/",
-        origin=websockets.Origin(f"http://127.0.0.1:{port}"),
-        additional_headers={"Cookie": cookie},
-        open_timeout=30,
-        ping_interval=None,
-    )
+    return page_socket(f"/ws/arena/{arena_id}/", cookie, port)
 
 
 async def _play(
@@ -170,14 +144,7 @@ async def _told(
 
 async def _seated(ws: Any, seconds: float) -> str | None:
     """The table an arena page is sent to within ``seconds``, if any."""
-    try:
-        async with asyncio.timeout(seconds):
-            while True:
-                frame = await ws.recv()
-                if match := SEATED.search(frame):
-                    return match.group(1)
-    except Exception:  # the time is up, or the socket closed
-        return None
+    return await sent_to(ws, SEATED, seconds)
 
 
 def _end_the_game_at(url: str) -> None:
@@ -205,10 +172,7 @@ def _where_they_sit(people: list[tuple[str, str]]) -> dict[str, Any]:
 
 
 def main() -> int:
-    findings_file = Path(sys.argv[1])
-    with tempfile.TemporaryDirectory(prefix="hearts-arena-") as var_dir:
-        found = drill(Path(var_dir), findings_file.parent / "site.log")
-    findings_file.write_text(json.dumps(found, indent=1))
+    write_findings(drill, "hearts-arena-")
     return 0
 
 

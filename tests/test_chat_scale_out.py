@@ -11,23 +11,19 @@ tests.test_chat_scale_out FINDINGS.json``), which sets Django up on the site's d
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
-import os
 import re
-import subprocess
 import sys
-import tempfile
 from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench import load
+from tests.helpers.drills import run_drill, write_findings
+from tests.helpers.scale_out import page_socket, session_cookie, two_daphnes
 
-ROOT = Path(__file__).resolve().parent.parent
 SAID = re.compile(r'<span class="chat-text">(.*?)</span>', re.S)
 REFUSED = re.compile(r'<p id="chat-error"[^>]*>(.+?)</p>', re.S)
 
@@ -35,15 +31,7 @@ REFUSED = re.compile(r'<p id="chat-error"[^>]*>(.+?)</p>', re.S)
 @pytest.mark.slow
 def test_chat_crosses_two_daphne_processes_and_its_limits_hold_across_them(tmp_path):
     findings = tmp_path / "findings.json"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.test_chat_scale_out", str(findings)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    done = run_drill("tests.test_chat_scale_out", findings, timeout=180)
     assert done.returncode == 0, f"{done.stderr[-4000:]}\nthe site's log: {tmp_path}/site.log"
     found = json.loads(findings.read_text())
     heard = found["heard"]
@@ -64,23 +52,18 @@ def test_chat_crosses_two_daphne_processes_and_its_limits_hold_across_them(tmp_p
 
 
 def drill(var_dir: Path, log: Path) -> dict[str, Any]:
-    args = argparse.Namespace(database="sqlite", layout="one", webs=2, log=log)
-    site = load.start_site(args, var_dir)
-    try:
+    with two_daphnes(var_dir, log) as site:
         web1, web2 = site.layout.ports
         table_id, cookies = _table()
         found = asyncio.run(_talk(table_id, cookies, web1, web2))
         from chat.models import ChatMessage
 
         found["kept"] = list(ChatMessage.objects.order_by("pk").values_list("text", flat=True))
-    finally:
-        load.stop_site(site)
     return found
 
 
 def _table() -> tuple[int, dict[str, str]]:
     from django.contrib.auth.models import User
-    from django.test import Client
 
     from games import services
 
@@ -90,24 +73,12 @@ def _table() -> tuple[int, dict[str, str]]:
     services.take_seat(table.pk, bob, 1)
     services.take_seat(table.pk, carol, 2)
     services.start_game(table.pk, alice)
-    cookies = {}
-    for person in people:
-        client = Client()
-        client.force_login(person)
-        cookies[person.username] = f"sessionid={client.cookies['sessionid'].value}"
+    cookies = {person.username: session_cookie(person) for person in people}
     return table.pk, cookies
 
 
 def _socket(table_id: int, cookie: str, port: int) -> Any:
-    import websockets
-
-    return websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
-        origin=websockets.Origin(f"http://127.0.0.1:{port}"),
-        additional_headers={"Cookie": cookie},
-        open_timeout=30,
-        ping_interval=None,
-    )
+    return page_socket(f"/ws/table/{table_id}/", cookie, port)
 
 
 def _say(text: str, room: str = "players") -> str:
@@ -159,10 +130,7 @@ async def _listen(
 
 
 def main() -> int:
-    findings_file = Path(sys.argv[1])
-    with tempfile.TemporaryDirectory(prefix="hearts-chat-") as var_dir:
-        found = drill(Path(var_dir), findings_file.parent / "site.log")
-    findings_file.write_text(json.dumps(found, indent=1))
+    write_findings(drill, "hearts-chat-")
     return 0
 
 

@@ -41,20 +41,6 @@ EARLY_ENDS = tuple(reason.value for reason in EndReason if reason.early)
 SNAPSHOT_FORMAT = 2  # changes whenever what a snapshot holds changes
 
 
-def _result_of(data: dict[str, Any]) -> Result:
-    forfeited = data["forfeited"]
-    return Result(
-        str(data["reason"]),
-        tuple(int(place) for place in data["places"]),
-        tuple(int(total) for total in data["totals"]),
-        None if forfeited is None else int(forfeited),
-    )
-
-
-def _result_json(result: Result) -> dict[str, Any]:
-    return {**vars(result), "places": list(result.places), "totals": list(result.totals)}
-
-
 def competition_ranks(keys: Sequence[Any], start: int = 1) -> list[int]:
     """Each key's rank, the smallest key first ("standard competition ranking"): ``start`` plus
     the number of keys strictly before it, so equal keys share a rank and the ranks after them
@@ -108,6 +94,24 @@ class Result:
     @property
     def winners(self) -> tuple[int, ...]:
         return tuple(seat for seat, place in enumerate(self.places) if is_win(place))
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a snapshot and a finished game's row keep it.
+
+        >>> Result("target", (1, 1, 3, 4), (40, 40, 76, 106)).to_json()
+        {'reason': 'target', 'places': [1, 1, 3, 4], 'totals': [40, 40, 76, 106], 'forfeited': None}
+        """
+        return {**vars(self), "places": list(self.places), "totals": list(self.totals)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Result:
+        forfeited = data["forfeited"]
+        return cls(
+            str(data["reason"]),
+            tuple(int(place) for place in data["places"]),
+            tuple(int(total) for total in data["totals"]),
+            None if forfeited is None else int(forfeited),
+        )
 
 
 class Match:
@@ -321,7 +325,7 @@ class Match:
             "hand": None if over_at_target else self.hand.to_state(),
             # The resignation, which no hand logs.
             "resigned": self.moves[-1].to_json() if resigned else None,
-            "result": None if self.result is None else _result_json(self.result),
+            "result": None if self.result is None else self.result.to_json(),
         }
 
     @classmethod
@@ -354,7 +358,7 @@ class Match:
                 match.moves.append(Move.from_json(data["resigned"]))
             match._earlier_moves = int(data["version"]) - len(match.moves)
             result = data["result"]
-            match.result = None if result is None else _result_of(result)
+            match.result = None if result is None else Result.from_json(result)
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise RecordError(f"Not a snapshot: {error!r}") from error
         if len(match.totals) != match.players or match._earlier_moves < 0:

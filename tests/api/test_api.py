@@ -23,6 +23,8 @@ from games.engine import format_cards
 from games.models import Game
 from moderation.voiding import void_game
 from ratings.models import Rating
+from tests.helpers.api import ENDPOINTS
+from tests.helpers.arenas import an_arena, running_arena
 from tests.helpers.finishing import a_season, play_out, start
 from tests.helpers.moderators import moderator
 from tests.helpers.tables import everyone_passes, fresh, game_with, people, play_one
@@ -269,13 +271,7 @@ def test_the_arenas_are_listed_and_one_arena_has_its_standings(
     client: Client, settings: Settings
 ) -> None:
     settings.HEARTS_ARENA_SCHEDULE = []
-    arena = arenas.create_arena(
-        "Evening arena",
-        preset="standard",
-        players=4,
-        starts_at=timezone.now() + timedelta(hours=1),
-        minutes=60,
-    )
+    arena = an_arena("Evening arena", starts_at=timezone.now() + timedelta(hours=1))
     for name in ("alice", "bob"):
         arenas.join(User.objects.create_user(name), arena.pk)
 
@@ -303,14 +299,7 @@ def test_an_arenas_standings_count_wins_and_ratings_as_the_player_api_in_numbers
     client: Client, settings: Settings
 ) -> None:
     settings.HEARTS_ARENA_SCHEDULE = []
-    arena = arenas.create_arena(
-        "Evening arena",
-        preset="standard",
-        players=4,
-        starts_at=timezone.now() - timedelta(minutes=1),
-        minutes=60,
-    )
-    Arena.objects.filter(pk=arena.pk).update(started=True)
+    arena = running_arena("Evening arena")
     four = people("alice", "bob", "carol", "dave")
     for person in four:
         arenas.join(person, arena.pk)
@@ -387,16 +376,7 @@ def test_the_openapi_schema_is_valid_and_the_docs_page_draws_it(client: Client) 
 
     schema = json.loads(client.get(API + "/openapi.json").content, object_pairs_hook=once)
     validate(schema)
-    assert {
-        "/api/v1/players/{name}",
-        "/api/v1/players/{name}/games",
-        "/api/v1/players/{name}/games.ndjson",
-        "/api/v1/games/{game_id}",
-        "/api/v1/games/running",
-        "/api/v1/leaderboard",
-        "/api/v1/arenas",
-        "/api/v1/arenas/{arena_id}",
-    } <= set(schema["paths"])
+    assert set(ENDPOINTS) <= set(schema["paths"])
     docs = client.get("/api/docs")
     assert docs.status_code == 200 and b"/static/ninja/swagger-ui-bundle.js" in docs.content
     assert b'href="/api/docs"' in client.get("/").content  # the footer's link

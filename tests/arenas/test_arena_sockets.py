@@ -4,17 +4,15 @@ socket takes no messages."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
-from django.utils import timezone
 
 from arenas import services
-from arenas.models import Arena, ArenaGame, Entrant
+from arenas.models import ArenaGame, Entrant
 from hearts_site.asgi import application
+from tests.helpers.arenas import an_arena, running_arena
 from tests.helpers.finishing import play_out
 from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
 
@@ -23,14 +21,7 @@ NAMES = ("alice", "bob", "carol", "dave")
 
 
 def _arena_with_people() -> tuple[int, dict[str, str]]:
-    arena = services.create_arena(
-        "Socket arena",
-        preset="standard",
-        players=4,
-        starts_at=timezone.now() - timedelta(minutes=1),
-        minutes=60,
-    )
-    Arena.objects.filter(pk=arena.pk).update(started=True)
+    arena = running_arena("Socket arena")
     people = [User.objects.create_user(name) for name in NAMES]
     for person in people:
         services.join(person, arena.pk)
@@ -93,13 +84,7 @@ async def test_the_entrants_are_sent_to_their_table_and_a_result_moves_every_pag
 
 async def test_a_page_open_before_its_person_joined_does_not_count_them_out_on_closing() -> None:
     def arena_and_alice() -> tuple[int, str, int]:
-        arena = services.create_arena(
-            "Socket arena",
-            preset="standard",
-            players=4,
-            starts_at=timezone.now() - timedelta(minutes=1),
-            minutes=60,
-        )
+        arena = an_arena("Socket arena")
         alice = User.objects.create_user("alice")
         return arena.pk, session_cookie(alice), alice.pk
 

@@ -5,14 +5,13 @@ again), the schedule, the pages, and two seatings at once never putting anyone a
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission, User
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings
@@ -26,25 +25,12 @@ from hearts_site import celery_app
 from moderation import sanctions
 from moderation.voiding import void_game
 from ratings.models import Rating
+from tests.helpers.arenas import running_arena
 from tests.helpers.finishing import play_out
 from tests.helpers.moderators import moderator
+from tests.helpers.races import raised_at_once
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
-
-
-def running_arena(**changes: Any) -> Arena:
-    """An arena that started a minute ago and runs for an hour."""
-    fields: dict[str, Any] = {
-        "preset": "standard",
-        "players": 4,
-        "starts_at": timezone.now() - timedelta(minutes=1),
-        "minutes": 60,
-    }
-    fields.update(changes)
-    arena = services.create_arena("Test arena", **fields)
-    Arena.objects.filter(pk=arena.pk).update(started=arena.starts_at <= timezone.now())
-    arena.refresh_from_db()
-    return arena
 
 
 def joined(arena: Arena, names: tuple[str, ...] | list[str]) -> list[User]:
@@ -326,31 +312,10 @@ def test_two_seatings_at_once_never_put_anyone_at_two_tables() -> None:
     arena = running_arena()
     for round_ in range(4):
         people = joined(arena, [f"{name}{round_}" for name in NAMES])
-        assert _two_seatings_at_once(arena.pk) == []
+        assert raised_at_once(lambda: services.pair(arena.pk)) == []
         services.pair(arena.pk)  # whoever both skipped
         assert [len(tables_of(person)) for person in people] == [1] * 8
         assert Seat.objects.filter(user__in=people).count() == 8
-
-
-def _two_seatings_at_once(arena_id: int) -> list[BaseException]:
-    start = threading.Barrier(2)
-    errors: list[BaseException] = []
-
-    def seat() -> None:
-        try:
-            start.wait(timeout=10)
-            services.pair(arena_id)
-        except BaseException as error:  # reported by the test
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=seat) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return errors
 
 
 # The pages -------------------------------------------------------------------------------------

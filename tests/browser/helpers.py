@@ -191,16 +191,23 @@ def staff_member(site: Site) -> tuple[str, str]:
     return username, password
 
 
+def staff_page(site: Site, browser: Any, live_site: str, **context: Any) -> Any:
+    """A page of a new staff member (``staff_member``), signed in to the admin, in a browser
+    context of its own (``context``: its viewport, …)."""
+    username, password = staff_member(site)
+    staff = browser.new_context(base_url=live_site, **context).new_page()
+    staff.goto("/admin/")
+    staff.get_by_label("Username:").fill(username)
+    staff.get_by_label("Password:").fill(password)
+    staff.get_by_role("button", name="Sign in").click()
+    staff.wait_for_url("**/admin/")
+    return staff
+
+
 def make_arena(site: Site, browser: Any, live_site: str, name: str) -> str:
     """The admin's form, filled as staff fill it: an arena called ``name`` that started a minute
     ago, for four players; returns its page's address."""
-    username, password = staff_member(site)
-    staff = browser.new_context(base_url=live_site, viewport={"width": 1280, "height": 800})
-    page = staff.new_page()
-    page.goto("/admin/")
-    page.get_by_label("Username:").fill(username)
-    page.get_by_label("Password:").fill(password)
-    page.get_by_role("button", name="Sign in").click()
+    page = staff_page(site, browser, live_site, viewport={"width": 1280, "height": 800})
     page.goto("/admin/arenas/arena/add/")
     start = datetime.now(UTC) - timedelta(minutes=1)
     page.get_by_label("Name").fill(name)
@@ -214,5 +221,5 @@ def make_arena(site: Site, browser: Any, live_site: str, name: str) -> str:
     page.goto("/arenas/")
     href = page.get_by_role("link", name=name).first.get_attribute("href")
     assert href is not None
-    staff.close()
+    page.context.close()
     return href

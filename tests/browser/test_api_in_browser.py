@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from tests.helpers.api import ENDPOINTS
+
 from .conftest import Tab
 from .helpers import register
 
@@ -26,16 +28,7 @@ def test_the_footer_leads_to_docs_that_list_and_run_every_endpoint(tab: Tab) -> 
     page.wait_for_url("**/api/docs")
     page.locator(".opblock").first.wait_for()
     shown = page.locator(".opblock-summary-path").all_inner_texts()
-    for path in (
-        "/api/v1/players/{name}",
-        "/api/v1/players/{name}/games",
-        "/api/v1/players/{name}/games.ndjson",
-        "/api/v1/games/{game_id}",
-        "/api/v1/games/running",
-        "/api/v1/leaderboard",
-        "/api/v1/arenas",
-        "/api/v1/arenas/{arena_id}",
-    ):
+    for path in ENDPOINTS:
         assert any(text.replace("\u200b", "") == path for text in shown), (path, shown)
 
     player = page.locator(".opblock", has_text="/api/v1/players/{name}").first

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, Tab, open_tab
-from .helpers import STEP_MS, register, staff_member
+from .helpers import STEP_MS, register, staff_page
 
 pytestmark = pytest.mark.browser
 
@@ -295,17 +295,6 @@ def test_the_muter_is_told_whom_they_muted_and_unmute_brings_the_messages_back(
     _mute_and_unmute_with_keys(ann, cara, "Cara is heard again")
 
 
-def _staff_page(site: Site, browser: Any, live_site: str) -> Any:
-    username, password = staff_member(site)
-    staff = browser.new_context(base_url=live_site, viewport=LAPTOP).new_page()
-    staff.goto("/admin/")
-    staff.get_by_label("Username:").fill(username)
-    staff.get_by_label("Password:").fill(password)
-    staff.get_by_role("button", name="Sign in").click()
-    staff.wait_for_url("**/admin/")
-    return staff
-
-
 def test_a_report_of_a_message_reaches_staff_with_its_text_and_a_chat_ban_refuses(
     table: Table, site: Site, browser: Any, live_site: str
 ) -> None:
@@ -326,7 +315,7 @@ def test_a_report_of_a_message_reaches_staff_with_its_text_and_a_chat_ban_refuse
     assert f"Staff will read your report of {bob.name}." in form.locator(".messages").inner_text()
     form.close()
 
-    staff = _staff_page(site, browser, live_site)
+    staff = staff_page(site, browser, live_site, viewport=LAPTOP)
     staff.goto("/admin/reports/report/")
     staff.locator("#result_list tbody tr", has_text=bob.name).locator("th a, td a").first.click()
     shown = staff.locator(".chat-reported")

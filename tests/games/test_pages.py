@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -11,6 +9,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Table
+from tests.helpers.pages import page_parts
 from tests.helpers.sockets import data_cards
 
 pytestmark = pytest.mark.django_db
@@ -24,38 +23,6 @@ def _logged_in(user: User) -> Client:
 
 def _table_url(table: Table) -> str:
     return reverse("table", args=[table.pk])
-
-
-class _Page(HTMLParser):
-    """What the Content-Security-Policy cares about: scripts, styles and event handlers."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.scripts: list[dict[str, str | None]] = []
-        self.inline_script_text = ""
-        self.style_elements = 0
-        self.style_attributes: list[str] = []
-        self.event_handlers: list[str] = []
-        self._in_script = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = dict(attrs)
-        if "style" in attributes:
-            self.style_attributes.append(tag)
-        self.event_handlers += [name for name in attributes if name.startswith("on")]
-        if tag == "script":
-            self.scripts.append(attributes)
-            self._in_script = True
-        elif tag == "style":
-            self.style_elements += 1
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "script":
-            self._in_script = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_script:
-            self.inline_script_text += data.strip()
 
 
 # The lobby -------------------------------------------------------------------------------
@@ -255,8 +222,7 @@ def test_the_table_page_has_no_inline_scripts_or_styles(started: bool) -> None:
 
     assert response.status_code == 200
     assert "script-src 'self'" in response["Content-Security-Policy"]
-    page = _Page()
-    page.feed(response.content.decode())
+    page = page_parts(response.content)
     assert page.scripts, "the table page loads its scripts"
     assert all(script.get("src") for script in page.scripts)
     assert page.inline_script_text == ""

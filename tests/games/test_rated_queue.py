@@ -3,14 +3,13 @@ that two seatings at once never put anyone at two tables."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -24,6 +23,7 @@ from pairing.models import Seeker
 from pairing.services import DEFAULT_QUEUE, Queue
 from ratings.models import Rating
 from tests.helpers.moderators import moderator
+from tests.helpers.races import raised_at_once
 from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -209,33 +209,12 @@ def test_two_seatings_at_once_never_put_anyone_at_two_tables() -> None:
     for round_ in range(5):
         names = [f"{name}{round_}" for name in NAMES]
         people = waiting(names)
-        errors = _two_seatings_at_once()
+        errors = raised_at_once(lambda: services.pair(DEFAULT_QUEUE))
         assert errors == []
         services.pair(DEFAULT_QUEUE)  # whoever both skipped (each locked the other out)
         assert [len(tables_of(person)) for person in people] == [1] * 8
         assert Seat.objects.filter(user__in=people).count() == 8
         assert not Seeker.objects.exists()
-
-
-def _two_seatings_at_once() -> list[BaseException]:
-    start = threading.Barrier(2)
-    errors: list[BaseException] = []
-
-    def seat() -> None:
-        try:
-            start.wait(timeout=10)
-            services.pair(DEFAULT_QUEUE)
-        except BaseException as error:  # reported by the test
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=seat) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return errors
 
 
 # The pages and the socket -----------------------------------------------------------------

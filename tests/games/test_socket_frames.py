@@ -126,6 +126,23 @@ async def _refused_and_open(
     assert await database_sync_to_async(_record)(table.game_id) == before
 
 
+async def _alice_at_the_table() -> tuple[Table, WebsocketCommunicator]:
+    """Alice, bob and carol playing, and alice's socket at their table."""
+    table = await database_sync_to_async(_three_people_playing)()
+    alice, _ = await open_table_socket(table.table_id, table.cookies["alice"])
+    return table, alice
+
+
+async def _refused_and_plays_on(
+    alice: WebsocketCommunicator, frame: str | bytes, table: Table, says: str
+) -> None:
+    """Alice's ``frame`` is refused (``_refused_and_open``), and her socket still takes her
+    pass after it."""
+    await _refused_and_open(alice, frame, table, says)
+    await _still_plays(alice, table)
+    await alice.disconnect()
+
+
 async def _still_plays(alice: WebsocketCommunicator, table: Table) -> None:
     cards = await database_sync_to_async(_first_three)(table.game_id, 0)
     await alice.send_json_to(htmx_move("pass", cards, 0))
@@ -138,13 +155,9 @@ async def _still_plays(alice: WebsocketCommunicator, table: Table) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("frame", DEEP_FRAMES, ids=["arrays", "closed", "objects", "in-a-move"])
 async def test_a_deeply_nested_frame_is_refused_and_the_socket_stays_open(frame: str) -> None:
-    table = await database_sync_to_async(_three_people_playing)()
-    alice, _ = await open_table_socket(table.table_id, table.cookies["alice"])
+    table, alice = await _alice_at_the_table()
 
-    await _refused_and_open(alice, frame, table, "not JSON")
-
-    await _still_plays(alice, table)
-    await alice.disconnect()
+    await _refused_and_plays_on(alice, frame, table, "not JSON")
 
 
 @pytest.mark.asyncio
@@ -161,47 +174,34 @@ async def test_a_deeply_nested_frame_is_refused_and_the_socket_stays_open(frame:
 )
 async def test_frames_that_are_not_plain_json_are_refused(frame: str) -> None:
     """NaN and Infinity are not JSON; a key given twice could be read either way."""
-    table = await database_sync_to_async(_three_people_playing)()
-    alice, _ = await open_table_socket(table.table_id, table.cookies["alice"])
+    table, alice = await _alice_at_the_table()
 
-    await _refused_and_open(alice, frame, table, "not JSON")
-
-    await _still_plays(alice, table)
-    await alice.disconnect()
+    await _refused_and_plays_on(alice, frame, table, "not JSON")
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_frame_with_a_lone_surrogate_is_refused() -> None:
-    table = await database_sync_to_async(_three_people_playing)()
-    alice, _ = await open_table_socket(table.table_id, table.cookies["alice"])
+    table, alice = await _alice_at_the_table()
 
-    await _refused_and_open(alice, '{"action": "\ud800"}', table, "not text")
-
-    await _still_plays(alice, table)
-    await alice.disconnect()
+    await _refused_and_plays_on(alice, '{"action": "\ud800"}', table, "not text")
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("version", [10**9, 10**40, int("9" * 4000)])
 async def test_a_version_too_large_for_any_game_is_refused(version: int) -> None:
-    table = await database_sync_to_async(_three_people_playing)()
-    alice, _ = await open_table_socket(table.table_id, table.cookies["alice"])
+    table, alice = await _alice_at_the_table()
     cards = await database_sync_to_async(_first_three)(table.game_id, 0)
     frame = f'{{"action": "pass", "cards": "{cards}", "version": {version}}}'
 
-    await _refused_and_open(alice, frame, table, "which version")
-
-    await _still_plays(alice, table)
-    await alice.disconnect()
+    await _refused_and_plays_on(alice, frame, table, "which version")
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_frames_at_a_finished_game_are_refused_and_the_socket_stays_open() -> None:
-    table = await database_sync_to_async(_three_people_playing)()
-    alice, _ = await open_table_socket(table.table_id, table.cookies["alice"])
+    table, alice = await _alice_at_the_table()
     bob, _ = await open_table_socket(table.table_id, table.cookies["bob"])
     await bob.send_json_to({"action": "resign", "version": 0})
     for socket in (alice, bob):

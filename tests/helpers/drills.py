@@ -244,11 +244,11 @@ def hand_unlike_the_database(client: Client, match: Any) -> bool:
 
 
 def run_drill(
-    module: str, findings: Path, env: Mapping[str, str] | None = None
+    module: str, findings: Path, env: Mapping[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
     """Runs the drill ``module`` as a script (``python -m module FINDINGS``), with ``env``
     added to the environment and neither the tests' database nor their Redis (it starts its
-    own site)."""
+    own site), for ``timeout`` seconds at the most."""
     inherited = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     return subprocess.run(
         [sys.executable, "-m", module, str(findings)],
@@ -256,7 +256,7 @@ def run_drill(
         env={**inherited, **(env or {})},
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
     )
 
 

@@ -50,12 +50,12 @@ def stored_games(
     assert len(players) == rules.players
     host = next(person for person in players if person is not None)
     table = Table.objects.create(
+        status=Table.Status.CLOSED,
         host=host,
         preset=preset,
         rules=rules.to_json(),
         rated=rated,
         private=private,
-        status=Table.Status.CLOSED,
     )
     rows = [
         Game(
@@ -96,14 +96,8 @@ def stored_games(
 
 def _result(match: Match) -> dict[str, object]:
     """The result as the site stores it when a game ends (``games.services._finish``)."""
-    result = match.result
-    assert result is not None
-    return {
-        "reason": result.reason,
-        "places": list(result.places),
-        "totals": list(result.totals),
-        "forfeited": result.forfeited,
-    }
+    assert match.result is not None
+    return match.result.to_json()
 
 
 def _log(match: Match) -> list[dict[str, object]]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
+from bench._scratch import end_through_the_site
 from games import services
 from games.engine import Match, Rules, fingerprint
-from games.models import Game, MoveRecord
+from games.models import Game
 from ratings.models import Rating, RatingChange
 from tests.helpers.engine import seed, step
 from tests.helpers.tables import everyone_passes, people, play_one, table_with
@@ -63,26 +64,6 @@ def deal_from(game: Game, seed_number: int) -> bytes:
         seed=seed_bytes, fingerprint=fingerprint(seed_bytes), added_seeds=[]
     )
     return seed_bytes
-
-
-def end_through_the_site(game: Game, match: Match) -> Game:
-    """``game`` as ``match`` (its game, played to the end in memory) left it: every move but
-    the last logged as the site logs moves, then the last made through ``services.act``, so
-    that the game ends, and is rated, exactly as a live game does."""
-    *before, last = match.moves
-    MoveRecord.objects.bulk_create(
-        MoveRecord.of(game, number, move) for number, move in enumerate(before, start=1)
-    )
-    Game.objects.filter(pk=game.pk).update(version=len(before))
-    services.act(
-        game.pk,
-        last.seat,
-        last.kind,
-        version=len(before),
-        cards=[str(card) for card in last.cards],
-        choice=last.choice,
-    )
-    return Game.objects.get(pk=game.pk)
 
 
 def play_a_card(game: Game) -> None:

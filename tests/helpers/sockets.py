@@ -40,9 +40,21 @@ def table_socket(
     return WebsocketCommunicator(application, path, headers=headers)
 
 
-def lobby_socket(*, origin: bytes = LOCAL_ORIGIN) -> WebsocketCommunicator:
+def lobby_socket(
+    cookie: str | None = None, *, origin: bytes = LOCAL_ORIGIN
+) -> WebsocketCommunicator:
     headers = [(b"host", LOCAL_HOST), (b"origin", origin)]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
     return WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+
+
+async def open_lobby_socket(cookie: str) -> WebsocketCommunicator:
+    """A connected lobby socket of the person whose session ``cookie`` carries."""
+    socket = lobby_socket(cookie)
+    connected, close_code = await socket.connect(timeout=TIMEOUT)
+    assert connected, f"the lobby socket was refused ({close_code})"
+    return socket
 
 
 async def open_table_socket(

@@ -11,20 +11,8 @@ from typing import Any
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 
-from games.engine import (
-    PRESETS,
-    Card,
-    FirstLead,
-    Hand,
-    Match,
-    MoonRule,
-    Phase,
-    Rules,
-    ShortPack,
-    TieRule,
-    cards_of,
-    mask_of,
-)
+from games.engine import Card, Hand, Match, Phase, cards_of, mask_of
+from games.engine.rules import PRESETS, FirstLead, MoonRule, Rules, ShortPack, TieRule
 
 HANDS = settings(
     max_examples=60,

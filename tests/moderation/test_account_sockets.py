@@ -23,7 +23,7 @@ from tests.helpers.sockets import (
     TIMEOUT,
     flash_error,
     htmx_move,
-    lobby_socket,
+    open_lobby_socket,
     open_table_socket,
     session_cookie,
 )
@@ -52,9 +52,7 @@ async def test_a_ban_closes_the_persons_sockets_and_ends_their_game_as_a_resigna
     game, people, cookies = await sync_to_async(_four_playing)()
     staff = await sync_to_async(moderator)()
     bobs_table, _ = await open_table_socket(game.table_id, cookies[1])
-    bobs_lobby = lobby_socket()
-    bobs_lobby.scope["headers"].append((b"cookie", cookies[1].encode()))
-    assert (await bobs_lobby.connect(timeout=TIMEOUT))[0]
+    bobs_lobby = await open_lobby_socket(cookies[1])
     alices_table, _ = await open_table_socket(game.table_id, cookies[0])
 
     await sync_to_async(sanctions.ban)(staff, people[1], reason="Cheating.")
@@ -73,9 +71,7 @@ async def test_a_ban_closes_the_persons_sockets_and_ends_their_game_as_a_resigna
 async def test_a_suspension_leaves_other_peoples_sockets_open() -> None:
     _, people, cookies = await sync_to_async(_four_playing)()
     staff = await sync_to_async(moderator)()
-    carols_lobby = lobby_socket()
-    carols_lobby.scope["headers"].append((b"cookie", cookies[2].encode()))
-    assert (await carols_lobby.connect(timeout=TIMEOUT))[0]
+    carols_lobby = await open_lobby_socket(cookies[2])
 
     until = timezone.now() + timedelta(days=1)
     await sync_to_async(sanctions.suspend)(staff, people[1], until=until, reason="Spam.")
