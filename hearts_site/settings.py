@@ -152,6 +152,10 @@ REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", 1000, minimum=10)
 CHANNEL_LAYER_KIND = env_str("HEARTS_CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER_KIND not in ("core", "pubsub"):
     raise EnvironmentError_("HEARTS_CHANNEL_LAYER must be core or pubsub")
+# What the channel layer's keys and pub/sub channels begin with. Pub/sub channels are one
+# namespace for the whole Redis server, whatever its database: two sites sharing a server (two
+# test runs side by side) each need a prefix of their own, or a group of one reaches the other.
+CHANNEL_PREFIX = env_str("HEARTS_CHANNEL_PREFIX", "asgi")
 if REDIS_URL:
     _redis_host = {
         "address": REDIS_URL,
@@ -165,14 +169,19 @@ if REDIS_URL:
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                "CONFIG": {"hosts": [_redis_host]},
+                "CONFIG": {"hosts": [_redis_host], "prefix": CHANNEL_PREFIX},
             }
         }
     else:
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [_redis_host], "capacity": 1500, "expiry": 30},
+                "CONFIG": {
+                    "hosts": [_redis_host],
+                    "prefix": CHANNEL_PREFIX,
+                    "capacity": 1500,
+                    "expiry": 30,
+                },
             }
         }
 else:

@@ -6,11 +6,29 @@ import os
 
 import django
 
+from tests.helpers.redis_urls import redis_url_with_db
+
 # As long as the settings demand of any key when DEBUG is off (50 characters or more).
 os.environ.setdefault(
     "SECRET_KEY", "test-secret-key-not-for-production-it-signs-only-test-sessions"
 )
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
+
+
+def _a_redis_of_this_workers_own() -> None:
+    """Under pytest-xdist each worker is a test run of its own on the same Redis server: its
+    own database (the broker's queues, the API's counters) and its own channel prefix (pub/sub
+    channels span every database), so that one worker's table 1 is not the other's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+    url = os.environ.get("REDIS_URL")
+    if not worker:
+        return
+    os.environ["HEARTS_CHANNEL_PREFIX"] = f"asgi-test-{worker}"
+    if url:
+        os.environ["REDIS_URL"] = redis_url_with_db(url, int(worker))
+
+
+_a_redis_of_this_workers_own()
 django.setup()
 
 # Property tests explore new examples on every developer's run; under CI (CI=true) they run a

@@ -24,9 +24,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
+
+from tests.helpers.redis_urls import redis_url_with_db
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 BIN_DIR = Path(sys.executable).parent
@@ -79,13 +80,7 @@ def port_answers(port: int) -> bool:
 def separate_redis_db(url: str) -> str:
     """The same Redis server as ``url`` but a database of the browser tests' own."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    db = str(min(9 + int(worker or 0), 15))
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        query = dict(parse_qsl(parts.query))
-        query["db"] = db
-        return urlunsplit(parts._replace(query=urlencode(query)))
-    return urlunsplit(parts._replace(path=f"/{db}"))
+    return redis_url_with_db(url, min(9 + int(worker or 0), 15))
 
 
 @dataclass
