@@ -856,6 +856,11 @@ def test_a_screen_reader_hears_each_seats_name_badge_and_facts_apart(tab: Tab, s
     seats = page.locator("#seats .seat")
     for index in range(4):
         assert seats.nth(index).evaluate(TOTAL_LINES) == 1, seats.nth(index).inner_text()
+    # A plate narrower still (larger letters, a longer total or word): "total" and its number
+    # stay on one line however the rest of the facts wraps.
+    for index in range(4):
+        seats.nth(index).evaluate("(seat) => { seat.style.width = '2.6rem'; }")
+        assert seats.nth(index).evaluate(TOTAL_LINES) == 1, seats.nth(index).inner_text()
     assert tab.errors == [], "\n".join(tab.errors)
 
 
