@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from games.admin import ReadOnlyAdmin
 from games.errors import ServiceError
+from ratings.selectors import ratings_of
 
 from . import services
 from .models import Arena, ArenaGame, Entrant
@@ -46,9 +47,26 @@ class ArenaForm(forms.ModelForm):
         return data
 
 
-class EntrantInline(admin.TabularInline):
+class _Ratings:
+    """An entrant's two numbers apart: the site's rating (the 300 scale of the profile and the
+    leaderboard) and the seating's own skill (Entrant.rating, on the rating maths' 1500 scale),
+    which only decides who sits together and would read as a wrong rating if named one."""
+
+    @admin.display(description=gettext_lazy("Rating"))
+    def site_rating(self, entrant: Entrant) -> str:
+        rating = ratings_of([entrant.user_id])[entrant.user_id]
+        if rating.is_provisional:
+            return f"{rating.display} ({_('provisional')})"
+        return str(rating.display)
+
+    @admin.display(description=gettext_lazy("seating skill (internal, not the rating)"))
+    def seating_skill(self, entrant: Entrant) -> str:
+        return f"{entrant.rating:.0f}"
+
+
+class EntrantInline(_Ratings, admin.TabularInline):
     model = Entrant
-    fields = ("user", "joined_at", "paused", "rating", "game")
+    fields = ("user", "joined_at", "paused", "site_rating", "seating_skill", "game")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -111,11 +129,24 @@ class ArenaGameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entrant)
-class EntrantAdmin(ReadOnlyAdmin):
+class EntrantAdmin(_Ratings, ReadOnlyAdmin):
     """Who joined which arena (each arena's page lists its own): read-only, as the seating
     writes them."""
 
     list_display = ("arena", "user", "joined_at", "paused", "game", "free_since", "seen_at")
+    fields = (
+        "arena",
+        "user",
+        "joined_at",
+        "paused",
+        "site_rating",
+        "seating_skill",
+        "game",
+        "free_since",
+        "sockets",
+        "seen_at",
+    )
+    readonly_fields = fields
     list_filter = ("paused",)
     list_select_related = ("arena", "user", "game")
     search_fields = ("user__username", "arena__name")

@@ -79,6 +79,11 @@ class PlayerInfo(_Shown):
         """What the seat shows of its cards and points: "13 cards · 1 point · total 20"."""
         return words.seat_facts(self.cards, self.points, self.total)
 
+    @property
+    def plate_facts(self) -> str:
+        """The facts as the seat's plate shows them: "total 20" never over two lines."""
+        return words.seat_facts(self.cards, self.points, self.total, total_unbroken=True)
+
 
 @dataclass(frozen=True)
 class Worded(_Shown):

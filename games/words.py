@@ -989,16 +989,23 @@ GAME_OVER: Final = gettext_lazy("The game is over.")
 YOU_TAKE: Final = pgettext_lazy("the taker of a trick, followed by: the trick", "You take")
 
 
-def seat_facts(cards: int, points: int, total: int) -> str:
-    """What a seat shows of its cards and points.
+def seat_facts(cards: int, points: int, total: int, *, total_unbroken: bool = False) -> str:
+    """What a seat shows of its cards and points; ``total_unbroken`` joins the total's words
+    with no-break spaces, so that a narrow seat (a phone's side seats) never breaks "total 20"
+    over two lines.
 
     >>> seat_facts(13, 1, 20)
     '13 cards · 1 point · total 20'
+    >>> seat_facts(13, 1, 20, total_unbroken=True)
+    '13 cards · 1 point · total\xa020'
     """
-    return _("%(cards)s · %(points)s · total %(total)s") % {
+    total_words = _("total %(total)s") % {"total": total}
+    if total_unbroken:
+        total_words = total_words.replace(" ", "\N{NO-BREAK SPACE}")
+    return _("%(cards)s · %(points)s · %(total)s") % {
         "cards": ngettext("%(count)s card", "%(count)s cards", cards) % {"count": cards},
         "points": points_words(points),
-        "total": total,
+        "total": total_words,
     }
 
 

@@ -34,7 +34,8 @@ class SameOriginValidator:
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> Any:
         if scope["type"] == "websocket" and not is_own_origin(scope):
-            log.warning("websocket to %s refused: its origin is not this site", scope.get("path"))
+            # The client's error, as a 4xx answer is (hearts_site/logs.py): one line at INFO.
+            log.info("websocket to %s refused: its origin is not this site", scope.get("path"))
             return await _refuse(receive, send)
         return await self.application(scope, receive, send)
 

@@ -5,6 +5,7 @@ again), the schedule, the pages, and two seatings at once never putting anyone a
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from fractions import Fraction
 from typing import Any
@@ -409,3 +410,36 @@ def test_only_staff_with_the_arena_permission_may_create_one_in_the_admin() -> N
     assert client.post("/admin/arenas/arena/add/", form).status_code == 302
     arena = Arena.objects.get(name="Evening arena")
     assert arena.created_by == plain and arena.state() == "upcoming"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "skill", "rating"),
+    [
+        ("en", "Seating skill (internal, not the rating)", "Rating"),
+        ("de", "Spielstärke für die Sitzverteilung (intern, nicht die Wertung)", "Wertung"),
+        ("fr", "Niveau pour le placement (interne, pas la cote)", "Cote"),
+        ("es", "Nivel para sentar a los jugadores (interno, no la puntuación)", "Puntuación"),
+    ],
+)
+def test_the_admin_shows_an_entrants_site_rating_apart_from_the_seatings_internal_skill(
+    language: str, skill: str, rating: str
+) -> None:
+    alice = User.objects.create_user("alice")
+    Rating.objects.create(user=alice, mu=27.0, sigma=2.0, games=30)  # the site shows 1308
+    arena = running_arena()
+    joined(arena, ["alice"])  # seated by the skill alone, 1596 on the seating's scale
+    entrant = Entrant.objects.get(user=alice)
+    shown = Rating.objects.get(user=alice).display
+    client = Client(headers={"Accept-Language": language})
+    client.force_login(User.objects.create_superuser("erin"))
+
+    inline = _words(client.get(f"/admin/arenas/arena/{arena.pk}/change/").content.decode())
+    assert f"{rating} {skill}" in inline and f"{shown} 1596" in inline
+    page = _words(client.get(f"/admin/arenas/entrant/{entrant.pk}/change/").content.decode())
+    assert re.search(rf"{rating} ?: {shown} {re.escape(skill)} ?: 1596 ", page)
+
+
+def _words(html: str) -> str:
+    """A page's words, without its tags or runs of white space."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())

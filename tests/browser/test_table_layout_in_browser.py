@@ -818,6 +818,52 @@ def test_each_seat_says_its_total_and_whether_it_has_passed_apart(tab: Tab, size
     assert tab.errors == [], "\n".join(tab.errors)
 
 
+# How many lines the total's words ("total 0", from "total" to the end of the facts) take on
+# the screen.
+TOTAL_LINES = """
+(seat) => {
+  const facts = seat.querySelector(".facts").firstChild;
+  const range = document.createRange();
+  range.setStart(facts, facts.data.lastIndexOf("total"));
+  range.setEnd(facts, facts.length);
+  return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+}
+"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_screen_reader_hears_each_seats_name_badge_and_facts_apart(tab: Tab, size: str) -> None:
+    """The accessibility tree reads a seat as "Bot 3, bot, 13 cards · 0 points · total 0", not
+    "Bot 3 BOT13 cards", and your own as "alice (you), 13 cards …"; and on the screen "total 0"
+    is never broken over two lines, not even on a phone's narrow side seats."""
+    page = tab.page
+    page.set_viewport_size(SIZES[size])
+    name = register(tab)
+    start_game(tab)
+    page.locator("#pass-button").wait_for(timeout=STEP_MS)
+    settle(page)
+    shot(page, f"{size}-seats-read")
+    # Each seat's words: a line of its own, or a text beside the timer of the seat on the clock
+    # (the tree puts a space where one element ends: " ," reads as ",").
+    tree = page.locator("#seats").aria_snapshot()
+    seats_read = re.findall(r"- (?:listitem|text): (.*)", tree)
+    read = [re.sub(r" ([,.])", r"\1", line) for line in seats_read]
+    assert len(read) == 4, read
+    facts = r"\d+ cards? · \d+ points? · total -?\d+"
+    assert re.match(rf"{re.escape(name)} \(you\), {facts}", read[0]), read
+    for seat, heard in enumerate(read[1:], start=2):
+        assert re.match(rf"Bot {seat}, bot, {facts}", heard), read
+    seats = page.locator("#seats .seat")
+    for index in range(4):
+        assert seats.nth(index).evaluate(TOTAL_LINES) == 1, seats.nth(index).inner_text()
+    # A plate narrower still (larger letters, a longer total or word): "total" and its number
+    # stay on one line however the rest of the facts wraps.
+    for index in range(4):
+        seats.nth(index).evaluate("(seat) => { seat.style.width = '2.6rem'; }")
+        assert seats.nth(index).evaluate(TOTAL_LINES) == 1, seats.nth(index).inner_text()
+    assert tab.errors == [], "\n".join(tab.errors)
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_tables_own_tools_and_rules_come_before_the_chat(tab: Tab, size: str) -> None:
     """On a phone: the board, then the table's tools (four-colour deck, sound, keys), then its

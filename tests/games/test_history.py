@@ -9,14 +9,15 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import services
-from games.engine import Match, Rules
+from games.engine import Match, Rules, cards_of
 from games.history_selectors import replay_steps
 from games.models import Game
+from games.words import card_name
 from tests.helpers.records import ended_early, play_cards
-from tests.helpers.tables import game_with
+from tests.helpers.tables import FOUR, fresh, game_with
 
 pytestmark = pytest.mark.django_db
 
@@ -220,6 +221,51 @@ def test_an_htmx_step_renders_only_the_replay_and_announces_the_step() -> None:
     assert html.lstrip().startswith('<div id="replay-step"')
     assert "<h1" not in html
     assert '<p id="replay-announcer" hx-swap-oob="innerHTML">bob passes' in html
+
+
+def _page_in(language: str, game: Game, **query: object) -> str:
+    client = Client()
+    client.cookies["hearts_language"] = language
+    response = client.get(reverse("game_detail", args=[game.pk]), query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _kitty_cards(html: str) -> list[str]:
+    kitty = re.search(r'<p class="kitty">.*?</p>', html, flags=re.S)
+    assert kitty is not None
+    return re.findall(r'<span class="visually-hidden">([^<]+)</span>', kitty.group(0))
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_the_replay_names_every_card_for_screen_readers_in_the_pages_language(
+    language: str,
+) -> None:
+    game = ended_early()
+    k = 4 + 2  # the four passes, then two cards on the table
+    after = game.match()
+    after = Match.replay(after.rules, after.seed, game.engine_moves()[:k], after.added_seeds)
+    html = _replay(_page_in(language, game, step=k + 1))
+    with translation.override(language):
+        hands = [[card_name(c) for c in after.hand.holding(s)] for s in range(4)]
+        on_table = [card_name(card) for _, card in after.hand.current_trick]
+    assert hands != [[c.name for c in after.hand.holding(s)] for s in range(4)]
+    assert _seat_cards(html) == hands
+    assert _table_cards(html) == on_table
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es"])
+def test_the_replay_names_the_kittys_cards_in_the_pages_language(language: str) -> None:
+    game = game_with(FOUR[:3], preset="encyclopedia", players=3, options={"short_pack": "kitty"})
+    services.resign(game.pk, 1)
+    html = _replay(_page_in(language, game))
+    game = fresh(game)
+    kitty = cards_of(
+        Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds).hand.kitty
+    )
+    with translation.override(language):
+        assert _kitty_cards(html) == [card_name(card) for card in kitty]
+    assert _kitty_cards(html) != [card.name for card in kitty]
 
 
 def test_a_step_past_the_end_shows_the_last_step() -> None:

@@ -4,6 +4,8 @@ another site: a page there must not open a socket with the player's cookie."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -69,6 +71,21 @@ async def test_a_socket_from_another_port_of_the_same_host_is_refused(
     origin: bytes, host: bytes
 ) -> None:
     assert not await _opens(_lobby(origin, host))
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_refused_for_its_origin_is_one_line_at_info_as_a_clients_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    assert not await _opens(_lobby(b"http://127.0.0.1:9999", b"127.0.0.1:8000"))
+
+    refused = [r for r in caplog.records if r.name == "hearts_site.origins"]
+    assert [(r.levelno, r.getMessage()) for r in refused] == [
+        (logging.INFO, "websocket to /ws/lobby/ refused: its origin is not this site")
+    ]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 @pytest.mark.asyncio
