@@ -3,8 +3,10 @@ runs when pyproject.toml names the settings module, so the module is named here,
 and Django is set up here too (pytest-django then finds it ready)."""
 
 import os
+from collections.abc import Iterator
 
 import django
+import pytest
 
 from tests.helpers.redis_urls import redis_url_with_db
 
@@ -34,6 +36,8 @@ django.setup()
 # Property tests explore new examples on every developer's run; under CI (CI=true) they run a
 # fixed set, so that a landing is not decided by chance. A failure found either way is a bug
 # to fix with its example kept as a plain test.
+from django.conf import settings as django_settings  # noqa: E402
+from django.utils import translation  # noqa: E402
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 
 # Fixtures that more than one folder of tests asks for (see each module).
@@ -42,3 +46,13 @@ pytest_plugins = ["tests.helpers.live"]
 hypothesis_settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _the_sites_own_language() -> Iterator[None]:
+    """Each test starts in English, the language the words are written in. A page asked for in
+    German leaves German active in this thread (the locale middleware activates a language and
+    nothing undoes it), which a later test's words would otherwise be put in."""
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
