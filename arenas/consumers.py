@@ -11,8 +11,8 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games.consumers import REFUSED_CODE, AccountSocket
-from games.live import in_pool
+from live.consumers import REFUSED_CODE, AccountSocket
+from live.table_state import in_pool
 from pairing.services import in_language
 
 from . import selectors, services

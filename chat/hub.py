@@ -7,7 +7,7 @@ that shows the table, whichever process it was said on. Each message is rendered
 three times here for each language its readers read (for its writer, for the other people
 signed in, for anonymous watchers) and sent to every socket that reads its room, but for those
 of people who muted the writer or turned chat off. Redis may bring a message this process has
-already pushed (the process hears its own sends at once: games/broadcasts.py); it is pushed
+already pushed (the process hears its own sends at once: live/broadcasts.py); it is pushed
 once.
 """
 
@@ -26,7 +26,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import broadcasts
+from live import broadcasts
 
 from .selectors import SAID, Choices, Rooms, shown
 from .services import chat_group

@@ -14,9 +14,10 @@ from django.views.decorators.http import require_POST, require_safe
 
 from chat import selectors as chat_selectors
 from fairplay import penalties
+from live import table_context
 from moderation import gates
 
-from . import selectors, services, table_context, words
+from . import selectors, services, words
 from .forms import TableForm
 from .models import Table
 

@@ -12,8 +12,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import selectors
-from games.consumers import AccountSocket
-from games.live import in_pool
+from live.consumers import AccountSocket
+from live.table_state import in_pool
 
 from . import services
 

@@ -2,7 +2,7 @@
 
 A table socket may watch (anyone) or play (the person in a seat). Every move is one small JSON
 message; the consumer checks its shape and hands it to the table's relay in this process
-(games/relays.py), which holds the table in memory, judges and writes the move, and pushes
+(live/relays.py), which holds the table in memory, judges and writes the move, and pushes
 every screen what changed. Errors go back to that socket only. A socket that reconnects says
 what its screen shows (``?shown=game.version``): it gets the whole table if it missed
 anything, else nothing.
@@ -28,13 +28,14 @@ from django.utils.translation import gettext as _
 from accounts import languages
 from chat import selectors as chat_selectors
 from chat.sockets import TableChat, is_chat_frame
+from games import selectors, services
+from games.errors import ServiceError
 from hearts_site.converters import ID
 from moderation import sanctions
 
-from . import broadcasts, relays, selectors, services
-from .errors import ServiceError
+from . import broadcasts, relays
 from .frames import check_move_shape, read_frame
-from .live import TableState, in_pool
+from .table_state import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ class AccountSocket(AsyncWebsocketConsumer):
         """As Channels dispatches, without its hop to the process's one thread for synchronous
         code before every message (to close that thread's old database connections): each
         frame would wait there behind whatever else runs on it. These sockets' database work
-        runs in the pool (games/live.py), whose calls close their own. Each message is handled
+        runs in the pool (live/table_state.py), whose calls close their own. Each message is handled
         in the socket's language."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -1,7 +1,7 @@
 """One relay a table a process: the table's state in memory, its moves, and its screens' pushes.
 
 A daphne process with sockets at a table keeps one relay for it. The relay holds the table's
-state (games/live.py) and is the one serial writer of the table in the process: its one task
+state (live/table_state.py) and is the one serial writer of the table in the process: its one task
 takes, in the order they come, the moves of its sockets, their own requests (the whole table on
 connecting, after a refused move) and the news of other processes (a bot's move from a worker,
 the clock's sweep, seats taken, a move on another daphne), the news that piled up meanwhile
@@ -11,7 +11,7 @@ pushed to every screen as it comes, worded in each screen's language.
 A move from one of its sockets is judged against the state in memory and written in one round
 trip (games/services.py, :func:`services.act`); once it is in the database, the relay renders
 what changed once for the table (the fragments for everyone) and once for each seat whose own
-fragments changed (games/fragments.py), pushes each screen one frame, and sends the table's
+fragments changed (live/fragments.py), pushes each screen one frame, and sends the table's
 group one message for the other processes: the move's public events and version, with the
 fragments for everyone that changed, never a hand. A process whose only screens at the table are
 spectators' forwards those fragments as they are; one with players there loads the game from the
@@ -40,14 +40,15 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games import effects, selectors, services
+from games.effects import TABLE_NOTICE, table_group
 from games.engine import EndReason, HeartsError, Move, MoveKind, Phase, parse_cards, seat_view
+from games.selectors import Viewer
 from moderation import gates
 
-from . import bot_pool, broadcasts, effects, fast_writes, live, selectors, services
-from .effects import TABLE_NOTICE, table_group
+from . import bot_pool, broadcasts, fast_writes, table_state
 from .fragments import Keys
-from .live import TableState, in_pool
-from .selectors import Viewer
+from .table_state import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class _BotMove:
 
 
 Item = dict[str, Any] | _Request | _Move | _BotTurn | _BotMove
-Pushes = list[tuple[Screen, live.Push]]
+Pushes = list[tuple[Screen, table_state.Push]]
 # What a move made in a pool thread returns: the state after it, the pushes made there, the
 # refusal to show the mover (or "") and the news to send once its fragments are rendered.
 Made = tuple[TableState | None, Pushes, str, dict[str, Any] | None]
@@ -205,7 +206,7 @@ class Relay:
         None if they may not watch the table: from the state in memory, loaded if need be."""
         state = self.state
         if state is None or state.stale:
-            state = await in_pool(live.load)(self.table_id)
+            state = await in_pool(table_state.load)(self.table_id)
             if state is None:
                 return None
             if self.state is None or self.state.stale:
@@ -357,7 +358,7 @@ class Relay:
 
     async def _made_here(self, move: _Move | _BotMove) -> Made | None:
         """A plain move judged against the table in memory and written from the event loop
-        (games/fast_writes.py), or None: the pool's way then makes it (a table to load first,
+        (live/fast_writes.py), or None: the pool's way then makes it (a table to load first,
         a person's sanctions to look at, a resignation, a refusal to word, a move written with
         more than its one statement, a write that failed or found another writer first, which
         leaves the state stale, so that it is loaded and the move judged again)."""
@@ -428,7 +429,7 @@ class Relay:
         """The state a move is judged against: the one in memory, unless it is behind."""
         state = self.state
         if state is None or state.stale or (self.heard and state.shown != self.heard):
-            state = live.load(self.table_id)
+            state = table_state.load(self.table_id)
         return state
 
     def _make(self, move: _Move, screens: list[Screen]) -> Made:
@@ -505,7 +506,7 @@ class Relay:
                 publish=False,
             )
         except services.StaleVersion as error:
-            now = live.load(self.table_id) if state.stale else state
+            now = table_state.load(self.table_id) if state.stale else state
             if now is None:
                 return None, [], str(error), None
             if mover is None:
@@ -513,7 +514,7 @@ class Relay:
             return now, [(mover, _whole(now, mover))], str(error), None
         except services.ServiceError as error:
             # Stale: another writer was first, and the move is refused now.
-            return live.load(self.table_id) if state.stale else state, [], str(error), None
+            return table_state.load(self.table_id) if state.stale else state, [], str(error), None
         assert state.game is not None
         if not state.game.is_over:
             return state, [], "", self._news(state, seat, kind, cards, choice, outcome)
@@ -521,7 +522,7 @@ class Relay:
         news["origin"] = self.channel
         # The table changes too: its status, the seeds for a rematch.
         broadcasts.send({self.group: news}, here=False)
-        loaded = live.load(self.table_id)
+        loaded = table_state.load(self.table_id)
         if loaded is None:
             return None, [], "", None
         return loaded, self._pushes(loaded, screens), "", None
@@ -613,7 +614,7 @@ class Relay:
         make the loop wait behind it for Python's lock, on every socket it serves)."""
         if self._others():  # else nobody hears it: no other process holds the table
             if not state.table.private:
-                news["public"] = live.public_news(state)
+                news["public"] = table_state.public_news(state)
             broadcasts.send({self.group: news}, here=False)
         return self._pushes(state, list(self.screens))
 
@@ -630,7 +631,7 @@ class Relay:
                 continue
             html = worded.get(screen.language)
             if html is None:
-                html = worded[screen.language] = live.notice(message, screen.language)
+                html = worded[screen.language] = table_state.notice(message, screen.language)
             if html:
                 await _quietly(screen.send(html))
 
@@ -669,7 +670,7 @@ class Relay:
     ) -> tuple[TableState | None, Pushes]:
         """In a pool thread: the state (loaded again if ``load``), and the push of every screen
         behind it, and of every request."""
-        state = live.load(self.table_id) if load else self.state
+        state = table_state.load(self.table_id) if load else self.state
         if state is None:
             return None, []
         pushes = []
@@ -679,7 +680,7 @@ class Relay:
                 showing = asked[screen]
                 if showing is not None and showing == state.shown and not seating:
                     variant = state.variant(screen.user, screen.code, screen.csrf, screen.language)
-                    push = live.Push("", state.shown, state.keys(variant, screen.user))
+                    push = table_state.Push("", state.shown, state.keys(variant, screen.user))
                 else:
                     push = _whole(state, screen)
             elif not screen.ready:
@@ -697,13 +698,13 @@ class Relay:
         return [(screen, self._push_for(state, screen)) for screen in screens if screen.ready]
 
     @staticmethod
-    def _push_for(state: TableState, screen: Screen) -> live.Push:
+    def _push_for(state: TableState, screen: Screen) -> table_state.Push:
         shown = screen.shown
         if shown is None or screen.keys is None or state.shown is None:
             return _whole(state, screen)
         if shown[0] != state.shown[0]:  # another game
             return _whole(state, screen)
-        return live.changed(
+        return table_state.changed(
             state,
             screen.user,
             code=screen.code,
@@ -758,7 +759,7 @@ class Relay:
             if screen.shown != (game, version - 1) or screen.keys is None:
                 return False
             variant = state.variant(screen.user, screen.code, screen.csrf, screen.language)
-            if variant != live.SPECTATOR:
+            if variant != table_state.SPECTATOR:
                 return False
         fragments: dict[str, tuple[str, str]] = message["public"]
         for screen in list(self.screens):
@@ -788,9 +789,9 @@ class Relay:
                 await _quietly(screen.send(push.html))
 
 
-def _whole(state: TableState, screen: Screen) -> live.Push:
+def _whole(state: TableState, screen: Screen) -> table_state.Push:
     """The whole table as ``screen`` shows it."""
-    return live.whole(
+    return table_state.whole(
         state,
         screen.user,
         code=screen.code,
