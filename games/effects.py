@@ -4,7 +4,9 @@ Nothing happens if the transaction rolls back. A move schedules nothing for the 
 deadline is stored on the game, and the sweep in Celery beat enforces it (games/tasks.py).
 
 The services call this module; it schedules the bots' task by name, so it needs neither
-``games.tasks`` nor the services, and the tasks are free to call the services.
+``games.tasks`` nor the services, and the tasks are free to call the services. It hands the
+news to the live layer by a signal (games/signals.py, ``news``): the live layer imports the
+games, never the other way round.
 
 A table's group message for a move carries the game's new version and the public part of what
 happened, from the engine's events: a card played and by whom, a trick taken by whom with its
@@ -24,7 +26,8 @@ from django.db import transaction
 from games.engine import Event, event_to_json
 from games.engine import events as happened
 from hearts_site import celery_app
-from live import broadcasts
+
+from . import signals
 
 LOBBY_GROUP = "lobby"
 TABLE_NOTICE = "table.notice"  # news that changes nothing at the table
@@ -125,7 +128,7 @@ def _tell(messages: dict[str, dict[str, Any]], lobby: bool) -> None:
     if lobby:  # the stamp lets a process render the lobby once for all its lobby sockets
         messages[LOBBY_GROUP] = {"type": "lobby.updated", "stamp": uuid.uuid4().hex}
     if messages:
-        transaction.on_commit(lambda: broadcasts.send(messages))
+        transaction.on_commit(lambda: signals.news.send(sender=None, messages=messages))
 
 
 def _schedule(name: str, game_id: int, version: int, **options: Any) -> None:
