@@ -4,26 +4,22 @@ there to be seated, and sends them to their table the moment they are."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games.consumers import REFUSED_CODE, AccountSocket
-from games.live import in_pool
+from live.sockets import REFUSED_CODE, PageSocket
+from live.table_state import in_pool
 from pairing.services import in_language
 
 from . import selectors, services
 
 
-class ArenaConsumer(AccountSocket):
+class ArenaConsumer(PageSocket):
     arena_id: int = 0
     user_id: int | None = None
     counted = False  # counted in as a joined person's open page: counted out on closing
-    groups_joined: tuple[str, ...] = ()
-    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
@@ -32,34 +28,22 @@ class ArenaConsumer(AccountSocket):
             return
         user = self.scope.get("user")
         # Listening before counting in: a seating that follows the count is heard.
-        self.groups_joined = (services.arena_group(self.arena_id),)
+        groups: tuple[str, ...] = (services.arena_group(self.arena_id),)
         if user is not None and user.is_authenticated:
             self.user_id = user.pk
-            self.groups_joined += (services.entrant_group(user.pk),)
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+            groups += (services.entrant_group(user.pk),)
+        await self.join_groups(*groups)
         if self.user_id is not None:
             entry = await in_pool(services.page_opened)(self.arena_id, self.user_id)
             self.counted = entry is not None
         await self.join_account_group()
         await self.accept()
         if self.counted:
-            self.heartbeat = asyncio.create_task(self._beat())
-
-    async def _beat(self) -> None:
-        assert self.user_id is not None
-        while True:
-            await asyncio.sleep(services.HEARTBEAT_SECONDS)
-            await in_pool(services.page_seen)(self.arena_id, self.user_id)
+            seen = in_pool(services.page_seen)
+            self.keep_beating(services.HEARTBEAT_SECONDS, lambda: seen(self.arena_id, self.user_id))
 
     async def disconnect(self, code: int) -> None:
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        await self.leave_account_group()
+        await self.leave_groups()
         if self.counted and self.user_id is not None:
             # A page opened before its person joined never counted in (joining loads a new one).
             await in_pool(services.page_closed)(self.arena_id, self.user_id)

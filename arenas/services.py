@@ -30,10 +30,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import broadcasts, selectors, services
+from games import selectors, services
 from games.errors import ServiceError
 from games.models import Game, GamePlayer
 from hearts_site import celery_app
+from live import broadcasts
 from moderation import gates
 from pairing import matching
 from pairing.services import QUEUES, Queue, in_every_language, pairing_rating

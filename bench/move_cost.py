@@ -2,10 +2,10 @@
 rendered and CPU, for a table of four players and for four players and ten spectators, early in
 a long match and late in it.
 
-Each move goes the way a move from a table's socket goes (games/relays.py, ``Relay._make``):
+Each move goes the way a move from a table's socket goes (live/relays.py, ``Relay._make``):
 judged against the table's state in memory, written in one conditional statement, then the news
 for the other processes and every screen's push. Round trips are the SQL statements the move
-sends (counted by Django); renders are the board's fragments rendered (games/fragments.py). The
+sends (counted by Django); renders are the board's fragments rendered (live/fragments.py). The
 screens are kept up to date as their sockets' would be, so each move pushes only what changed.
 
 Four people play one Standard match with the target raised to 500 points; the figures are of
@@ -55,18 +55,18 @@ class Table:
     def __init__(self, table_id: int, viewers: list[Any]) -> None:
         from channels.layers import get_channel_layer
 
-        from games import live, relays
+        from live import relays, table_state
 
         self.relay = relays.Relay(table_id, get_channel_layer())
         self.relay.channel = "bench"
-        self.relay.state = live.load(table_id)
+        self.relay.state = table_state.load(table_id)
         self.screens: list[relays.Screen] = []
         self.relay.screens = set()
         self.people = {viewer.pk: viewer for viewer in viewers if viewer.is_authenticated}
         for viewer in viewers:
             screen = relays.Screen(viewer, "", "csrf", _unused, _unused, ready=True)
             assert self.relay.state is not None
-            push = live.whole(self.relay.state, viewer, code="", csrf="csrf")
+            push = table_state.whole(self.relay.state, viewer, code="", csrf="csrf")
             screen.shown, screen.keys = push.shown, push.keys
             self.screens.append(screen)
             self.relay.screens.add(screen)
@@ -76,7 +76,7 @@ class Table:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
-        from games import fragments, relays
+        from live import fragments, relays
 
         state = self.relay.state
         assert state is not None and state.running is not None

@@ -7,7 +7,7 @@ that shows the table, whichever process it was said on. Each message is rendered
 three times here for each language its readers read (for its writer, for the other people
 signed in, for anonymous watchers) and sent to every socket that reads its room, but for those
 of people who muted the writer or turned chat off. Redis may bring a message this process has
-already pushed (the process hears its own sends at once: games/broadcasts.py); it is pushed
+already pushed (the process hears its own sends at once: live/broadcasts.py); it is pushed
 once.
 """
 
@@ -15,26 +15,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.layers import BaseChannelLayer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import broadcasts
+from live.rooms import Crowd, Room, Seen, quietly
 
 from .selectors import SAID, Choices, Rooms, shown
 from .services import chat_group
 
 log = logging.getLogger(__name__)
 
-REJOIN_SECONDS = 60.0  # a membership lapses with the group's expiry, and with a Redis restart
-RETRY_SECONDS = 0.5
 REMEMBERED = 512  # messages whose ids a hub keeps, to push each once
 
 
@@ -80,45 +76,33 @@ def render_said(news: dict[str, Any], variant: str, language: str | None = None)
 
 
 @dataclass(eq=False)
-class Hub:
-    table_id: int
-    layer: BaseChannelLayer
+class Hub(Room):
     listeners: set[Listener] = field(default_factory=set)
-    channel: str = ""
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
-    _pushed: deque[int] = field(default_factory=lambda: deque(maxlen=REMEMBERED))
-    _hear: Callable[[dict[str, Any]], object] = field(default=lambda message: None)
+    _pushed: Seen = field(default_factory=lambda: Seen(REMEMBERED))
+
+    kind: ClassVar[str] = "chat"
 
     @property
     def group(self) -> str:
         return chat_group(self.table_id)
 
-    async def start(self) -> None:
-        self.channel = await self.layer.new_channel()
-        await self.layer.group_add(self.group, self.channel)
-        loop = asyncio.get_running_loop()
-        self._hear = lambda message: loop.call_soon_threadsafe(self.push, message)
-        broadcasts.listen_here(self.group, self._hear)
-        self.tasks = [
-            asyncio.create_task(self._listen(), name=f"chat-{self.table_id}-listen"),
-            asyncio.create_task(self._rejoin(), name=f"chat-{self.table_id}-rejoin"),
-        ]
+    @property
+    def members(self) -> set[Listener]:
+        return self.listeners
 
-    async def stop(self) -> None:
-        broadcasts.stop_listening_here(self.group, self._hear)
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+    def take(self, message: dict[str, Any]) -> None:
+        self.push(message)
+
+    async def receive(self, message: dict[str, Any]) -> None:
         try:
-            await self.layer.group_discard(self.group, self.channel)
-        except Exception as error:  # the membership lapses with the group's expiry
-            log.warning("table %s chat could not leave its group: %r", self.table_id, error)
+            self.push(message)
+        except Exception:  # one bad message must not stop the chat
+            log.exception("table %s chat could not push a message", self.table_id)
 
     def push(self, news: dict[str, Any]) -> None:
         """Send a message said at the table to every socket here that reads it."""
-        if news.get("type") != SAID or news["id"] in self._pushed:
+        if news.get("type") != SAID or not self._pushed.first_time(news["id"]):
             return
-        self._pushed.append(news["id"])
         rendered: dict[tuple[str, str], str] = {}
         for listener in list(self.listeners):
             if not listener.hears(news):
@@ -131,74 +115,18 @@ class Hub:
             if key not in rendered:
                 rendered[key] = render_said(news, variant, listener.language)
             said = listener.tell(news["id"], rendered[key])
-            asyncio.get_running_loop().create_task(_quietly(said))
-
-    async def _listen(self) -> None:
-        while True:
-            try:
-                message = await self.layer.receive(self.channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # Redis down or restarting: try again shortly
-                log.warning("table %s chat could not read its news: %r", self.table_id, error)
-                await asyncio.sleep(RETRY_SECONDS)
-                continue
-            try:
-                self.push(message)
-            except Exception:  # one bad message must not stop the chat
-                log.exception("table %s chat could not push a message", self.table_id)
-
-    async def _rejoin(self) -> None:
-        while True:
-            await asyncio.sleep(REJOIN_SECONDS)
-            try:
-                await self.layer.group_add(self.group, self.channel)
-            except Exception as error:
-                log.warning("table %s chat could not rejoin its group: %r", self.table_id, error)
-
-
-async def _quietly(sending: Awaitable[None]) -> None:
-    try:
-        await sending
-    except Exception as error:  # the socket closed meanwhile
-        log.debug("a chat push to a closed socket: %r", error)
+            asyncio.get_running_loop().create_task(quietly(said))
 
 
 # The hubs of this process, by event loop (a test may run its sockets' loops apart).
-_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, Hub]] = (
-    weakref.WeakKeyDictionary()
-)
-_guard: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-    weakref.WeakKeyDictionary()
-)
+HUBS: Crowd[Hub] = Crowd(Hub)
 
 
 async def join(table_id: int, listener: Listener, layer: BaseChannelLayer) -> Hub:
     """The table's hub in this process, started if ``listener`` is its first."""
-    loop = asyncio.get_running_loop()
-    async with _guard.setdefault(loop, asyncio.Lock()):
-        hubs = _hubs.setdefault(loop, {})
-        hub = hubs.get(table_id)
-        if hub is None:
-            hub = Hub(table_id, layer)
-            await hub.start()
-            hubs[table_id] = hub
-        hub.listeners.add(listener)
-        return hub
+    return await HUBS.join(table_id, listener, layer)
 
 
 async def leave(table_id: int, listener: Listener) -> None:
     """``listener``'s socket closed; the hub stops with the table's last one here."""
-    loop = asyncio.get_running_loop()
-    async with _guard.setdefault(loop, asyncio.Lock()):
-        hubs = _hubs.get(loop, {})
-        hub = hubs.get(table_id)
-        if hub is None:
-            return
-        hub.listeners.discard(listener)
-        if hub.listeners:
-            return
-        del hubs[table_id]
-        if not hubs:
-            _hubs.pop(loop, None)
-    await hub.stop()
+    await HUBS.leave(table_id, listener)

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import broadcasts
+from live import broadcasts
 from moderation.models import chat_ban_in_force, sanction_in_force
 from moderation.sanctions import account_group
 

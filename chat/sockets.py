@@ -1,4 +1,4 @@
-"""The chat of a table's socket (games/consumers.py): the frames that say something, each
+"""The chat of a table's socket (live/consumers.py): the frames that say something, each
 checked here, and what the socket is pushed: the messages it missed on connecting, each new one
 (through the table's hub, chat/hub.py), its own refusals, and the whole chat box again when its
 person's choices change, or the rooms they read (with the table's push that changed them: at the
@@ -23,8 +23,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games.live import in_pool
 from games.selectors import Viewer
+from live.table_state import in_pool
 
 from . import hub, selectors, services
 from .models import Room
@@ -91,7 +91,7 @@ class TableChat:
         self.send = send
         self.game_id = game_id
         user_id = None if self.user is None else self.user.pk
-        # The language the socket reads, active while it is made (games/consumers.py): its
+        # The language the socket reads, active while it is made (live/consumers.py): its
         # messages are rendered in it, whatever the others at the table read.
         language = translation.get_language() or settings.LANGUAGE_CODE
         self.listener = hub.Listener(user_id, rooms, send, language=language)

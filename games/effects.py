@@ -4,7 +4,9 @@ Nothing happens if the transaction rolls back. A move schedules nothing for the 
 deadline is stored on the game, and the sweep in Celery beat enforces it (games/tasks.py).
 
 The services call this module; it schedules the bots' task by name, so it needs neither
-``games.tasks`` nor the services, and the tasks are free to call the services.
+``games.tasks`` nor the services, and the tasks are free to call the services. It hands the
+news to the live layer by a signal (games/signals.py, ``news``): the live layer imports the
+games, never the other way round.
 
 A table's group message for a move carries the game's new version and the public part of what
 happened, from the engine's events: a card played and by whom, a trick taken by whom with its
@@ -25,7 +27,7 @@ from games.engine import Event, event_to_json
 from games.engine import events as happened
 from hearts_site import celery_app
 
-from . import broadcasts
+from . import signals
 
 LOBBY_GROUP = "lobby"
 TABLE_NOTICE = "table.notice"  # news that changes nothing at the table
@@ -84,7 +86,7 @@ def table_notice(table_id: int, notice: str, **values: str) -> None:
     """After commit (at once outside a transaction: a refusal that changed nothing), every
     screen at the table, players' and spectators' alike, is told ``notice`` (a
     ``words.Notice``, worded with ``values`` in each screen's language by the relay that shows
-    it: games/relays.py). The stamp lets a relay that hears it twice (from its own process,
+    it: live/relays.py). The stamp lets a relay that hears it twice (from its own process,
     then through the layer) tell it once."""
     message = {"type": TABLE_NOTICE, "notice": notice, "values": values, "stamp": uuid.uuid4().hex}
     _tell({table_group(table_id): message}, lobby=False)
@@ -101,7 +103,7 @@ def game_changed(
     table: bool = True,
 ) -> None:
     """After commit: the table hears of the move (unless ``table`` is False: the table's
-    relay that made it tells everyone itself, games/relays.py), the lobby only of a start or
+    relay that made it tells everyone itself, live/relays.py), the lobby only of a start or
     an end, and the bots' task is queued if a bot is to move."""
     message = table_news(game_id, version, events)
     messages = {table_group(table_id): message} if table else {}
@@ -122,11 +124,11 @@ def table_news(game_id: int, version: int, events: Sequence[Event]) -> dict[str,
 
 
 def _tell(messages: dict[str, dict[str, Any]], lobby: bool) -> None:
-    # See games/broadcasts.py: a stalled channel layer delays the news, never the move.
+    # See live/broadcasts.py: a stalled channel layer delays the news, never the move.
     if lobby:  # the stamp lets a process render the lobby once for all its lobby sockets
         messages[LOBBY_GROUP] = {"type": "lobby.updated", "stamp": uuid.uuid4().hex}
     if messages:
-        transaction.on_commit(lambda: broadcasts.send(messages))
+        transaction.on_commit(lambda: signals.news.send(sender=None, messages=messages))
 
 
 def _schedule(name: str, game_id: int, version: int, **options: Any) -> None:

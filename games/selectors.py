@@ -1,5 +1,5 @@
 """Reads: the lobby, who may see a table and its games, who plays where, and what a rated game
-did to the ratings. What the table shows is built from them in games/table_context.py."""
+did to the ratings. What the table shows is built from them in live/table_context.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The write path: every change to a table or a game goes through these functions.
 
 A move is judged against the game as the caller's process holds it (a table's relay keeps its
-running game in memory, games/relays.py) or as loaded from the game's snapshot (never the whole
+running game in memory, live/relays.py) or as loaded from the game's snapshot (never the whole
 log), applied, then written in one round trip: appended to the log and the game saved with
 version + 1, its new snapshot and deadline, only if the game is still at the version it was
 judged on. The database arbitrates between writers; no lock is held while a move is judged.
@@ -226,7 +226,7 @@ def close_table(table_id: int, user: User) -> None:
 def new_invite_code(table_id: int, user: User) -> Table:
     """The host of a private table gives it a new invite code, when its link went further than
     it should: the old link then lets nobody in. Whoever sits there stays; a screen that came
-    in by the old link is closed (games/relays.py)."""
+    in by the old link is closed (live/relays.py)."""
     with transaction.atomic():
         table = _locked_table(table_id)
         if table.host_id != user.pk:
@@ -419,7 +419,7 @@ def act(
     """Apply one move for ``seat``; ``version`` is the one the mover saw (None: trust it).
 
     The move is judged against ``held`` (the game as the caller's process holds it: a table's
-    relay, games/relays.py) or the game loaded now, then written in one round trip that
+    relay, live/relays.py) or the game loaded now, then written in one round trip that
     appends it to the log and advances the game only if the game is still at the version it
     was judged against (:func:`_write`). No lock is held while it is judged. If another
     writer was first, the game is loaded again and the move judged again: a move made on the
@@ -554,7 +554,7 @@ def settle(judged: Judged, publish: bool) -> Outcome:
 
 def statement(judged: Judged) -> tuple[bytes, list[Any]]:
     """The one statement that writes a move ``alone`` on PostgreSQL, and its values: for a
-    process that sends it by a connection of its own (games/fast_writes.py)."""
+    process that sends it by a connection of its own (live/fast_writes.py)."""
     assert judged.alone
     judged.record.created_at = timezone.now()
     return _statement(judged.state.game, judged.before, judged.record, judged.snapshot, False)
@@ -735,7 +735,7 @@ def _after_change(
     """After commit (games/effects.py): the table hears of ``events``, the lobby of a game
     started or over, and the bots' task is queued if one is to move (people's deadline is on
     the game row, for the sweep). Unless ``publish`` is False: then the caller is the table's
-    relay (games/relays.py), which tells the table itself and makes its bots' moves itself."""
+    relay (live/relays.py), which tells the table itself and makes its bots' moves itself."""
     waiting = seats_to_act(match)
     effects.game_changed(
         game.table_id,

@@ -11,7 +11,6 @@ urlpatterns = [
     path("play/", views.play_now, name="play_now"),
     path("t/new/", views.table_create, name="table_create"),
     path("t/join/<invite_code:code>/", views.invite, name="invite"),
-    path("t/<int:table_id>/", views.table, name="table"),
     path("t/<int:table_id>/sit/<int:index>/", views.seat_action, {"action": "sit"}, name="sit"),
     path("t/<int:table_id>/leave/", views.seat_action, {"action": "leave"}, name="leave"),
     path("t/<int:table_id>/bot/<int:index>/", views.seat_action, {"action": "bot"}, name="bot"),

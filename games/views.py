@@ -1,4 +1,5 @@
-"""Pages: the lobby, creating and joining tables, and the table itself (live over a socket)."""
+"""Pages: the lobby, creating and joining tables, and the seating buttons of a table (the
+table's own page, live over a socket, is live/views.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from chat import selectors as chat_selectors
 from fairplay import penalties
 from moderation import gates
 
-from . import selectors, services, table_context, words
+from . import selectors, services
 from .forms import TableForm
 from .models import Table
 
@@ -94,32 +94,6 @@ def _table_url(table: Table) -> str:
 def invite(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, invite_code=code)
     return redirect(_table_url(table))
-
-
-@require_safe
-def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
-    code = request.GET.get("code")
-    if not selectors.can_view(table, request.user, code):
-        raise Http404("No such table")
-    rules = table.engine_rules
-    context = {
-        "table": table,
-        "code": selectors.access_code(table, code),
-        "user": request.user,
-        "seated": selectors.is_seated(table, request.user),  # offered turn notifications
-        "site": f"{request.scheme}://{request.get_host()}",  # for the links given whole
-        "rules_summary": words.summary(rules),
-        "rules_lines": words.describe(rules),
-    }
-    game = table.current_game()
-    if game is not None:
-        context.update(table_context.table_view(game, request.user))
-    player = chat_selectors.is_player(table, game, request.user)
-    rooms = chat_selectors.rooms(player=player, game_running=game is not None and not game.is_over)
-    choices = chat_selectors.choices_of(request.user)
-    context.update(chat_selectors.box_context(table.pk, request.user, rooms, choices))
-    return render(request, "games/table.html", context)
 
 
 @require_POST

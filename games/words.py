@@ -982,7 +982,7 @@ VERIFY_SHORT_PACK: Final[dict[str, str]] = _Translated(
 
 # Words that read differently for the players they speak of come in two forms, one for those
 # players ("your turn") and one for everyone else ("Bob to play"): the table sends both, and
-# each screen shows its own (games/table_context.py, ``Worded``).
+# each screen shows its own (live/table_context.py, ``Worded``).
 
 GAME_OVER: Final = gettext_lazy("The game is over.")
 # The taker of a trick, for them; :func:`the_trick` follows it.

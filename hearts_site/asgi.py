@@ -26,9 +26,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from arenas.routing import websocket_urlpatterns as arena_sockets  # noqa: E402
-from games.consumers import NoSuchSocket  # noqa: E402
-from games.routing import websocket_urlpatterns as games_sockets  # noqa: E402
 from hearts_site.origins import SameOriginValidator  # noqa: E402
+from live.routing import websocket_urlpatterns as games_sockets  # noqa: E402
+from live.sockets import NoSuchSocket  # noqa: E402
 from pairing.routing import websocket_urlpatterns as queue_sockets  # noqa: E402
 
 # Last, whatever no route took (an unknown address, an id past any row's: hearts_site/

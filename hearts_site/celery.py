@@ -37,8 +37,8 @@ def _close_old_connections(**kwargs: Any) -> None:
 @worker_process_init.connect
 def _keep_a_loop(**kwargs: Any) -> None:
     """A pool process tells the tables from an event loop that its tasks' thread keeps
-    (games/broadcasts.py)."""
-    from games import broadcasts
+    (live/broadcasts.py)."""
+    from live import broadcasts
 
     broadcasts.keep_a_loop()
 

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "accounts",
     "games",
+    "live",
     "ratings",
     "moderation",
     "fairplay",
@@ -394,10 +395,10 @@ HEARTS_BOT_DELAY = env_float("HEARTS_BOT_DELAY", 0.8)
 # made (no process holds the table's sockets, or the one that did was killed), instead of
 # waiting a person's whole turn.
 HEARTS_BOT_GRACE = env_float("HEARTS_BOT_GRACE", 3.0)
-# Processes a daphne process makes its tables' bots' decisions in (games/bot_pool.py); 0: a
+# Processes a daphne process makes its tables' bots' decisions in (live/bot_pool.py); 0: a
 # thread of its own (tests).
 HEARTS_BOT_PROCESSES = env_int("HEARTS_BOT_PROCESSES", 2, minimum=0)
-# Connections a daphne's event loop writes plain moves over (games/fast_writes.py), on
+# Connections a daphne's event loop writes plain moves over (live/fast_writes.py), on
 # PostgreSQL; 0: they are written from its pool's threads.
 HEARTS_LOOP_CONNECTIONS = env_int("HEARTS_LOOP_CONNECTIONS", 4, minimum=0)
 # A completed trick stays on the table this long before a bot leads to the next one, so that
@@ -412,9 +413,9 @@ HEARTS_CHAT_BURST = 5
 HEARTS_CHAT_WINDOW = 10.0  # seconds
 HEARTS_CHAT_GAP = 1.0  # seconds
 # Seconds a move waits to tell its table before the news is kept and sent when the channel
-# layer answers again (games/broadcasts.py).
+# layer answers again (live/broadcasts.py).
 HEARTS_BROADCAST_TIMEOUT = env_float("HEARTS_BROADCAST_TIMEOUT", 1.0)
-# Threads a daphne process runs its sockets' moves and renders in (games/live.py); each holds
+# Threads a daphne process runs its sockets' moves and renders in (live/table_state.py); each holds
 # a database connection of its own.
 HEARTS_SOCKET_THREADS = env_int("HEARTS_SOCKET_THREADS", 8, minimum=1)
 # Reports from players (reports/): how many of one reporter's reports made in the last day may

@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("live.urls")),
     path("ratings/", include("ratings.urls")),
     path("queue/", include("pairing.urls")),
     path("reports/", include("reports.urls")),

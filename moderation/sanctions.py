@@ -37,8 +37,9 @@ from accounts.models import (
     reserve_name,
 )
 from accounts.validators import lookalike_keys, validate_username
-from games import broadcasts, services
+from games import services
 from games.models import Game, GamePlayer, Seat, Table
+from live import broadcasts
 from reports.models import Report
 
 from .audit import record

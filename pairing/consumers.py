@@ -3,8 +3,6 @@ many wait, and sends them to their table the moment they are seated."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -12,18 +10,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import selectors
-from games.consumers import AccountSocket
-from games.live import in_pool
+from live.sockets import PageSocket
+from live.table_state import in_pool
 
 from . import services
 
 NOT_SIGNED_IN_CODE = 4403
 
 
-class QueueConsumer(AccountSocket):
+class QueueConsumer(PageSocket):
     user_id: int | None = None
-    groups_joined: tuple[str, ...] = ()
-    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -32,9 +28,7 @@ class QueueConsumer(AccountSocket):
             return
         self.user_id = user.pk
         # Listening before counting in: a seating that follows the count is heard.
-        self.groups_joined = (services.seeker_group(user.pk),)
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self.join_groups(services.seeker_group(user.pk))
         seeker = await in_pool(services.page_opened)(user.pk)
         await self.join_account_group()
         await self.accept()
@@ -43,25 +37,12 @@ class QueueConsumer(AccountSocket):
             language = translation.get_language()
             await self.send(text_data=await in_pool(_not_waiting)(user, language))
             return
-        queue = services.Queue.of(seeker)
-        await self.channel_layer.group_add(queue.group, self.channel_name)
-        self.groups_joined += (queue.group,)
-        self.heartbeat = asyncio.create_task(self._beat())
-
-    async def _beat(self) -> None:
-        assert self.user_id is not None
-        while True:
-            await asyncio.sleep(services.HEARTBEAT_SECONDS)
-            await in_pool(services.page_seen)(self.user_id)
+        await self.join_groups(services.Queue.of(seeker).group)
+        seen = in_pool(services.page_seen)
+        self.keep_beating(services.HEARTBEAT_SECONDS, lambda: seen(user.pk))
 
     async def disconnect(self, code: int) -> None:
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        await self.leave_account_group()
+        await self.leave_groups()
         if self.user_id is not None:
             await in_pool(services.page_closed)(self.user_id)
 

@@ -32,12 +32,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import broadcasts, selectors, services
+from games import selectors, services
 from games.engine import PRESETS
 from games.errors import ServiceError
 from games.models import Table
 from games.words import preset_title
 from hearts_site import celery_app
+from live import broadcasts
 from moderation import gates
 from ratings.maths import BASE, MU, POINTS_PER_MU
 from ratings.models import Rating

@@ -27,7 +27,7 @@ class _Template(string.Template):
     delimiter = "@"
 
 
-# Each table's sockets go to one daphne (games/relays.py: that process holds the table and
+# Each table's sockets go to one daphne (live/relays.py: that process holds the table and
 # does a move's work once). $uri is the path without the query (``?shown=``), so a page that
 # reconnects lands where it was; "consistent" moves only a dead daphne's tables elsewhere.
 # Host goes on with its port ($http_host, not $host): a socket's Origin must match it whole

@@ -133,7 +133,7 @@ def decide(bot: Bot, view: SeatView) -> tuple[str, list[str], str]:
 
 def decide_as(level: str, view: SeatView) -> tuple[str, list[str], str]:
     """:func:`decide` for a bot of ``level`` made for this decision, as a worker makes one:
-    what a process of bots (games/bot_pool.py) runs, given only what can cross to it."""
+    what a process of bots (live/bot_pool.py) runs, given only what can cross to it."""
     return decide(make_bot(level), view)
 
 

@@ -20,9 +20,10 @@ from django.urls import reverse
 from chat import services as chat
 from chat import sockets as sockets_module
 from chat.models import ChatMessage
-from games import relays, services
+from games import services
 from games.models import Game
 from hearts_site.asgi import application
+from live import relays
 from tests.helpers.sockets import (
     LOCAL_HOST,
     LOCAL_ORIGIN,

@@ -1,4 +1,4 @@
-"""The bots' processes of a daphne (games/bot_pool.py): a decision made there is the one the bot
+"""The bots' processes of a daphne (live/bot_pool.py): a decision made there is the one the bot
 makes in the process itself, and a process that dies is replaced at the next decision."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from games import bot_pool
 from games.bots import decide_as
 from games.engine import Match, Phase, Rules, seat_view
+from live import bot_pool
 from tests.helpers.engine import seed, step
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ def test_a_bots_process_ends_when_the_process_that_started_it_is_killed(tmp_path
         "import asyncio, os, sys\n"
         "from django.conf import settings\n"
         "settings.configure(HEARTS_BOT_PROCESSES=1)\n"
-        "from games import bot_pool\n"
+        "from live import bot_pool\n"
         "async def main():\n"
         "    bot_pool.warm()\n"
         "    await asyncio.sleep(1)\n"

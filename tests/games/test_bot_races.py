@@ -1,5 +1,5 @@
 """The table's two makers of a bot's move: the relay of the process holding the table's sockets
-(games/relays.py) and the Celery tasks (games/tasks.py: the bots' task, the deadline's). Both
+(live/relays.py) and the Celery tasks (games/tasks.py: the bots' task, the deadline's). Both
 may move for the same bot on the same version; the second to come finds the move made and does
 nothing, with no error and nothing logged above debug, whichever it is and whatever the move
 (a pass, a card, the moon's choice). A person's own move made twice is still refused in words.
@@ -16,11 +16,12 @@ from collections.abc import Iterator
 import pytest
 from channels.layers import get_channel_layer
 
-from games import live, relays, services
+from games import services
 from games.bots import decide_as
 from games.engine import Phase, seat_view
 from games.models import Game, MoveRecord
 from games.tasks import bot_move, enforce_deadline
+from live import relays, table_state
 from tests.helpers.clocks import a_moon_for, overdue
 from tests.helpers.tables import against_bots, fresh, play_one
 
@@ -36,11 +37,11 @@ def quiet(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     assert not loud, [f"{record.name}: {record.getMessage()}" for record in loud]
 
 
-def the_relays_bot_moves(game: Game, seat: int, held: live.TableState | None = None) -> str:
+def the_relays_bot_moves(game: Game, seat: int, held: table_state.TableState | None = None) -> str:
     """The relay's move for the bot in ``seat``, on the table as the relay ``held`` it (as it
     is now, by default), decided and written as the relay does in its pool thread; the
     refusal it would show (none for a bot)."""
-    state = held or live.load(game.table_id)
+    state = held or table_state.load(game.table_id)
     assert state is not None and state.running is not None
     running = state.running
     kind, cards, choice = decide_as(state.table.bot_level, seat_view(running.match, seat))
@@ -166,7 +167,7 @@ def test_the_relays_bot_that_finds_its_pass_made_by_the_deadline_does_nothing() 
         game.pk, 0, "pass", version=None, cards=[str(c) for c in match.hand.holding(0)[:3]]
     )
     version = overdue(game)
-    held = live.load(game.table_id)  # the relay holds the table as it is now
+    held = table_state.load(game.table_id)  # the relay holds the table as it is now
     enforce_deadline(game.pk, version)  # the bots' passes, from the deadline
 
     assert the_relays_bot_moves(game, 1, held) == ""

@@ -17,9 +17,9 @@ from django.utils import timezone
 from games import services
 from games.engine import Clock, Match, Phase, Rules, fingerprint
 from games.models import Game, GamePlayer, MoveRecord, Table
-from games.table_context import build_context
 from games.tasks import enforce_deadline, sweep_deadlines, time_out
 from hearts_site import celery_app
+from live.table_context import build_context
 from tests.helpers.clocks import a_moon_for, against_bots, four_people, overdue
 from tests.helpers.tables import everyone_passes, fresh, game_with, play_one
 

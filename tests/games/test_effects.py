@@ -16,11 +16,12 @@ from django.contrib.auth.models import User
 from django.db import connections
 from django.utils import timezone
 
-from games import broadcasts, effects, services
+from games import effects, services
 from games.bots import decide
 from games.engine import Card, CardPlayed, HandDealt, Match, Rules, seat_view
 from games.models import Game
 from hearts_site import celery_app
+from live import broadcasts
 from tests.helpers.tables import (
     FOUR,
     against_bots,

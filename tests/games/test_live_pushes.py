@@ -1,4 +1,4 @@
-"""A table socket pushes only the fragments a move changed (games/live.py, games/fragments.py):
+"""A table socket pushes only the fragments a move changed (live/table_state.py, live/fragments.py):
 applied to the screen, they must show exactly what the whole table would, for every seat and
 for spectators, at every move of a hand and across hands. The fragments for everyone are
 rendered once a version for the whole table, a seat's own only when they changed."""
@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 
-from games import fragments, live, services
+from games import services
 from games.engine import Phase
 from games.models import Game
+from live import fragments, table_state
 from tests.helpers.screens import Fragments, board_fragments, steady
 from tests.helpers.tables import game_with
 
@@ -23,7 +24,7 @@ def _people_at(names: list[str], **options: Any) -> Game:
     return game_with(names, preset="custom", options=options)
 
 
-def _next_move(game: Game, step: int, state: live.TableState | None = None) -> None:
+def _next_move(game: Game, step: int, state: table_state.TableState | None = None) -> None:
     """Some legal move (passes of different cards, and not always the lowest card), made on
     ``state`` in memory as a table's relay makes it, or on the game loaded afresh."""
     held = None if state is None else state.running
@@ -45,8 +46,8 @@ def _next_move(game: Game, step: int, state: live.TableState | None = None) -> N
         state.moved()
 
 
-def _loaded(game: Game) -> live.TableState:
-    state = live.load(game.table_id)
+def _loaded(game: Game) -> table_state.TableState:
+    state = table_state.load(game.table_id)
     assert state is not None
     return state
 
@@ -55,7 +56,7 @@ def test_the_fragments_pushed_after_each_move_show_what_the_whole_table_shows() 
     game = _people_at(["alice", "bob", "carol", "dave"], target=40)
     viewers: list[Any] = [*User.objects.order_by("pk")[:4], AnonymousUser()]
     state = _loaded(game)
-    pushes = [live.whole(state, viewer, code="", csrf="token") for viewer in viewers]
+    pushes = [table_state.whole(state, viewer, code="", csrf="token") for viewer in viewers]
     screens = [board_fragments(push.html) for push in pushes]
     keys = [push.keys for push in pushes]
     sizes: list[int] = []
@@ -66,17 +67,17 @@ def test_the_fragments_pushed_after_each_move_show_what_the_whole_table_shows() 
         if state.game.is_over:
             state = _loaded(game)
         for index, viewer in enumerate(viewers):
-            push = live.changed(state, viewer, code="", csrf="token", keys=keys[index])
+            push = table_state.changed(state, viewer, code="", csrf="token", keys=keys[index])
             sizes.append(len(push.html))
             screens[index].update(Fragments(push.html).found)
             keys[index] = push.keys
-            expected = board_fragments(live.whole(state, viewer, code="", csrf="token").html)
+            expected = board_fragments(table_state.whole(state, viewer, code="", csrf="token").html)
             assert steady(screens[index]) == steady(expected), (
                 f"after move {step + 1}, viewer {index}"
             )
     game.refresh_from_db()
     assert game.is_over, "the match should end within the moves played"
-    whole = len(live.whole(state, viewers[0], code="", csrf="t").html)
+    whole = len(table_state.whole(state, viewers[0], code="", csrf="t").html)
     assert sum(sizes) / len(sizes) < whole / 3  # the pushes are a small part of the table
 
 
@@ -88,14 +89,18 @@ def test_a_moves_renders_do_not_grow_with_the_screens_watching() -> None:
     state = _loaded(game)
     for step in range(4):  # the passes; then the first card
         _next_move(game, step, state)
-    keys = {viewer: live.whole(state, viewer, code="", csrf="").keys for viewer in players}
-    keys.update({viewer: live.whole(state, viewer, code="", csrf="").keys for viewer in watchers})
+    keys = {viewer: table_state.whole(state, viewer, code="", csrf="").keys for viewer in players}
+    keys.update(
+        {viewer: table_state.whole(state, viewer, code="", csrf="").keys for viewer in watchers}
+    )
     _next_move(game, 4, state)
 
     def renders(viewers: list[Any]) -> tuple[int, list[str]]:
         state.moved()  # nothing of this version rendered yet
         before = fragments.renders
-        pushes = [live.changed(state, v, code="", csrf="", keys=keys[v]).html for v in viewers]
+        pushes = [
+            table_state.changed(state, v, code="", csrf="", keys=keys[v]).html for v in viewers
+        ]
         return fragments.renders - before, pushes
 
     alone, _ = renders(players)
@@ -112,13 +117,13 @@ def test_a_fragment_a_move_left_alone_is_not_rendered_again() -> None:
     game = _people_at(["alice", "bob", "carol", "dave"])
     watcher = User.objects.create_user("watcher")
     state = _loaded(game)
-    keys = live.whole(state, watcher, code="", csrf="").keys
+    keys = table_state.whole(state, watcher, code="", csrf="").keys
     _next_move(game, 0, state)
     _next_move(game, 1, state)
-    keys = live.changed(state, watcher, code="", csrf="", keys=keys).keys
+    keys = table_state.changed(state, watcher, code="", csrf="", keys=keys).keys
     _next_move(game, 2, state)  # the third pass: the seats change, not the scores or the seed
 
-    push = live.changed(state, watcher, code="", csrf="", keys=keys)
+    push = table_state.changed(state, watcher, code="", csrf="", keys=keys)
 
     assert 'id="seats"' in push.html
     assert not {"scores", "fairness", "result"} & set(Fragments(push.html).found)
@@ -130,12 +135,12 @@ def test_a_move_made_on_the_state_in_memory_reads_nothing_from_the_database(
     game = _people_at(["alice", "bob", "carol", "dave"])
     state = _loaded(game)
     bob = User.objects.get(username="bob")
-    keys = live.whole(state, bob, code="", csrf="").keys
+    keys = table_state.whole(state, bob, code="", csrf="").keys
 
     with django_assert_num_queries(1 if _one_statement() else 4):  # one write (SQLite: in a
         _next_move(game, 0, state)  # transaction: begin, update, insert, commit)
     with django_assert_num_queries(0):
-        push = live.changed(state, bob, code="", csrf="", keys=keys)
+        push = table_state.changed(state, bob, code="", csrf="", keys=keys)
 
     assert 'data-version="1"' in push.html
     assert Game.objects.get(pk=game.pk).version == 1

@@ -19,8 +19,9 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from pytest_django.fixtures import Settings
 
-from games import broadcasts, services
+from games import services
 from games.models import Game
+from live import broadcasts
 from tests.helpers.sockets import TIMEOUT, open_table_socket, version_of
 from tests.helpers.tables import FOUR, game_with
 

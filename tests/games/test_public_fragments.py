@@ -1,5 +1,5 @@
 """The board's public fragments are the same HTML for every screen at a table: rendered from a
-context that knows no viewer (games.table_context.public_context), they show no card of any hand
+context that knows no viewer (live.table_context.public_context), they show no card of any hand
 and name each seat by its number. Each page's CSS (static/css/table_seats.css, written by
 scripts/table_seats_css.py) turns the table so that its own seat sits at the bottom and shows it
 the words meant for it; only a player's hand and buttons are rendered for their seat."""
@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
-from games.table_context import board_view, build_context, private_context, public_context
+from live.table_context import board_view, build_context, private_context, public_context
 from scripts import table_seats_css
 from tests.helpers.clocks import four_people
 from tests.helpers.tables import everyone_passes, fresh, play_one

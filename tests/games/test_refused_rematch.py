@@ -16,8 +16,9 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.utils import timezone
 
-from games import broadcasts, effects, services
+from games import effects, services
 from games.models import Game, Table
+from live import broadcasts
 from moderation import sanctions
 from moderation.models import Sanction
 from tests.helpers.moderators import moderator

@@ -1,5 +1,5 @@
 """The bots' moves are made by the relay of the process holding the table's sockets
-(games/relays.py, their decisions in games/bot_pool.py), not by a Celery task a move: a person
+(live/relays.py, their decisions in live/bot_pool.py), not by a Celery task a move: a person
 playing the bots sees them answer, every move goes through the write path, and no task is
 queued for them. A table nobody has open is left to the deadline's sweep, as before."""
 

@@ -1,4 +1,4 @@
-"""A process serves each table through one relay (games/relays.py): the table's group holds one
+"""A process serves each table through one relay (live/relays.py): the table's group holds one
 member a process however many of its sockets show the table, the news still reaches every
 socket, and the sockets come and go without the others missing anything."""
 
@@ -13,9 +13,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 
-from games import live, relays, services
+from games import services
 from games.engine import Phase
 from games.models import Game
+from live import relays, table_state
 from tests.helpers.screens import Fragments, board_fragments, steady
 from tests.helpers.sockets import (
     TIMEOUT,
@@ -165,7 +166,7 @@ async def test_another_processs_spectators_are_sent_the_moves_fragments_as_they_
     elsewhere, spectator, sent = await _screen_elsewhere(game.table_id, AnonymousUser())
     screen = board_fragments(sent.pop())
     loads: list[int] = []
-    monkeypatch.setattr(live, "load", lambda table_id: loads.append(table_id))
+    monkeypatch.setattr(table_state, "load", lambda table_id: loads.append(table_id))
     try:
         match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
         seat = next(s for s in range(4) if not match.hand.has_passed(s))
@@ -181,9 +182,9 @@ async def test_another_processs_spectators_are_sent_the_moves_fragments_as_they_
     assert loads == [] and spectator.shown == (game.pk, 1)
     assert data_cards(forwarded) == []  # never a hand
     screen.update(Fragments(forwarded).found)
-    state = await sync_to_async(live.load)(game.table_id)
+    state = await sync_to_async(table_state.load)(game.table_id)
     assert state is not None
-    whole = await sync_to_async(live.whole)(state, AnonymousUser(), code="", csrf="")
+    whole = await sync_to_async(table_state.whole)(state, AnonymousUser(), code="", csrf="")
     assert steady(screen) == steady(board_fragments(whole.html))
 
 
@@ -201,7 +202,7 @@ async def test_another_process_holding_players_follows_a_card_without_loading_th
     elsewhere, screen_of_bob, sent = await _screen_elsewhere(game.table_id, bob)
     screen = board_fragments(sent.pop())
     loads: list[int] = []
-    monkeypatch.setattr(live, "load", lambda table_id: loads.append(table_id))
+    monkeypatch.setattr(table_state, "load", lambda table_id: loads.append(table_id))
     try:
         match = await sync_to_async(lambda: Game.objects.get(pk=game.pk).live_match())()
         seat, version = match.hand.turn, match.version
@@ -217,9 +218,9 @@ async def test_another_process_holding_players_follows_a_card_without_loading_th
     [followed] = sent
     assert loads == [] and screen_of_bob.shown == (game.pk, version + 1)
     screen.update(Fragments(followed).found)
-    state = await sync_to_async(live.load)(game.table_id)
+    state = await sync_to_async(table_state.load)(game.table_id)
     assert state is not None
-    whole = await sync_to_async(live.whole)(state, bob, code="", csrf="")
+    whole = await sync_to_async(table_state.whole)(state, bob, code="", csrf="")
     assert steady(screen) == steady(board_fragments(whole.html))
 
 
@@ -314,7 +315,7 @@ async def test_a_relay_that_learns_late_of_another_loads_the_table_again() -> No
 async def test_a_plain_move_is_written_from_the_event_loop_and_a_refusal_the_pools_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """On PostgreSQL a plain move is judged and written on the event loop (games/fast_writes.py),
+    """On PostgreSQL a plain move is judged and written on the event loop (live/fast_writes.py),
     never in a thread of the pool; a move refused goes the pool's way, which words it."""
     game, cookies = await sync_to_async(_four_people)()
     players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]
@@ -360,12 +361,12 @@ async def test_a_plain_move_is_written_from_the_event_loop_and_a_refusal_the_poo
     reason="moves are written from the event loop on PostgreSQL only",
 )
 async def test_moves_go_on_when_the_loops_connections_to_the_database_are_killed() -> None:
-    """The loop's connections (games/fast_writes.py) killed by the database between two moves:
+    """The loop's connections (live/fast_writes.py) killed by the database between two moves:
     the next move still lands once, on every screen, and the one after it is written from the
     loop again over a new connection."""
     from django.db import connection
 
-    from games import fast_writes
+    from live import fast_writes
 
     game, cookies = await sync_to_async(_four_people)()
     players = [(await open_table_socket(game.table_id, cookie))[0] for cookie in cookies]

@@ -1,5 +1,5 @@
 """A table held in memory keeps a viewer's own fragments' keys from one version to the next
-while what they show has not changed (games/live.py, ``TableState._seat_state``), instead of
+while what they show has not changed (live/table_state.py, ``TableState._seat_state``), instead of
 working out each seat's hand and buttons again at every move. Kept or worked out afresh, the
 keys must be the same: at every version of two whole hands and a moon's choice, for each
 player and a spectator, they equal those of the table loaded anew."""
@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from games import live, services
+from games import services
 from games.engine import MoonRule, Phase
+from live import table_state
 from tests.helpers.tables import FOUR, game_with, people
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def _next_move(match) -> tuple[int, str, list[str], str]:
 def test_a_seats_keys_kept_from_the_version_before_are_the_keys_worked_out_afresh() -> None:
     game = game_with(FOUR, preset="custom", options={"moon": "choose", "target": 100})
     viewers = [*people(*FOUR), AnonymousUser()]
-    state = live.load(game.table_id)
+    state = table_state.load(game.table_id)
     assert state is not None and state.running is not None
     kept = checked = 0
     for _ in range(2 * 56 + 1):
@@ -49,7 +50,7 @@ def test_a_seats_keys_kept_from_the_version_before_are_the_keys_worked_out_afres
             publish=False,
         )
         state.moved()
-        fresh = live.load(game.table_id)
+        fresh = table_state.load(game.table_id)
         assert fresh is not None
         for viewer in viewers:
             variant = state.variant(viewer, "", "token")

@@ -9,11 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from fairplay.models import Abandonment
-from games import frames, services
+from games import services
 from games.engine import PRESETS, InvalidRulesError, Match, MoonRule, Move, Phase, Rules
 from games.errors import ServiceError, StaleVersion
 from games.models import Game, MoveRecord, Table
 from games.tasks import play_bots
+from live import frames
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
-from games import services, table_context
+from games import services
 from games.engine import Match, Phase, seat_view
 from games.models import Game, MoveRecord
+from live import table_context
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from games import services
 from games.engine import ALL_CARDS, Card, Match
 from games.engine.cards import RANK_NAMES
-from games.frames import check_move_shape, read_frame
 from games.models import Game, MoveRecord
+from live.frames import check_move_shape, read_frame
 from tests.helpers.sockets import (
     TIMEOUT,
     flash_error,

@@ -13,9 +13,10 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
-from games import broadcasts, services
+from games import services
 from games.engine import Phase
 from games.models import Game
+from live import broadcasts
 from tests.helpers.screens import Fragments, board_fragments, steady
 from tests.helpers.sockets import (
     LOCAL_HOST,

@@ -7,8 +7,8 @@ import pytest
 
 from games import services
 from games.models import Game
-from games.table_context import build_context
 from games.tasks import time_out
+from live.table_context import build_context
 from tests.helpers.clocks import four_people, overdue
 from tests.helpers.tables import everyone_passes, fresh, play_one
 

@@ -13,8 +13,8 @@ from django.conf import settings as django_settings
 from django.db import connections
 from pytest_django.fixtures import Settings
 
-from games import bot_pool, fast_writes, live
 from hearts_site import celery_app
+from live import bot_pool, fast_writes, table_state
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def close_socket_connections(settings: Settings) -> Iterator[None]:
     connections DATABASE_URL asks for (conn_max_age=60), that thread's connection would stay
     open after the test, and PostgreSQL would refuse to drop the test database at the end.
 
-    A relay's bots decide in a thread of the test's process (games/bot_pool.py), with the
+    A relay's bots decide in a thread of the test's process (live/bot_pool.py), with the
     test's settings; tests/games/test_bot_pool.py tries the processes."""
     settings.HEARTS_BOT_PROCESSES = 0
     bot_pool.shut_down()
@@ -42,7 +42,7 @@ def close_socket_connections(settings: Settings) -> Iterator[None]:
     bot_pool.shut_down()
     fast_writes.close_all()
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    live.close_pool_connections()
+    table_state.close_pool_connections()
 
 
 @pytest.fixture

@@ -42,9 +42,9 @@ try:  # since issue 28
         replay_state,
         replay_steps,
     )
-    from games.table_context import private_context, public_context
     from games.words import describe, rules_in_short, summary
     from games.words import replay_step as step_words
+    from live.table_context import private_context, public_context
 except ImportError:  # the code before it, which made the stored games
     from games.history import Step, _step_words, outcome_in_words, replay_state, replay_steps
     from games.history import _hand_rows as hand_rows

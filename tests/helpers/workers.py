@@ -23,10 +23,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 from pytest_django.fixtures import Settings
 
-from games import broadcasts
 from games.engine import Match
 from games.models import Game
 from hearts_site import celery_app
+from live import broadcasts
 
 PATIENCE = 10  # seconds; each bot waits HEARTS_BOT_DELAY before its move
 

@@ -14,8 +14,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import relays, services
+from games import services
 from games.models import Game
+from live import relays
 from moderation import sanctions
 from moderation.models import Sanction
 from tests.helpers.moderators import moderator

@@ -12,8 +12,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
-from games import table_context
 from games.models import Game
+from live import table_context
 from ratings.models import Rating, RatingChange
 from tests.helpers.finishing import play_out, start
 from tests.helpers.tables import people

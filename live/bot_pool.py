@@ -1,6 +1,6 @@
 """The bots' decisions for the tables a daphne process holds, made in processes of their own.
 
-A table's relay (games/relays.py) makes its bots' moves itself, where the table already lives,
+A table's relay (live/relays.py) makes its bots' moves itself, where the table already lives,
 rather than through a Celery task a move. The decision is the one part of a bot's move that
 takes real CPU (a few ms, at most a second for strong), and the search holds Python's lock the
 whole time: made on the event loop or in one of its threads, it would stall every socket of the

@@ -17,7 +17,7 @@ process, which has no event loop running, keeps one for the thread that runs its
 (:func:`keep_a_loop`): through ``async_to_sync`` each send would start a thread and a loop of
 its own and connect to Redis again, which cost a bot's move more than its database work.
 
-A group that this process itself listens to (a table its sockets show: games/relays.py) hears
+A group that this process itself listens to (a table its sockets show: live/relays.py) hears
 the message at once as well, without the round trip through Redis, and even while Redis does
 not answer; it hears it again from Redis, and skips it then, since it has that version.
 """

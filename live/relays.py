@@ -1,7 +1,7 @@
 """One relay a table a process: the table's state in memory, its moves, and its screens' pushes.
 
 A daphne process with sockets at a table keeps one relay for it. The relay holds the table's
-state (games/live.py) and is the one serial writer of the table in the process: its one task
+state (live/table_state.py) and is the one serial writer of the table in the process: its one task
 takes, in the order they come, the moves of its sockets, their own requests (the whole table on
 connecting, after a refused move) and the news of other processes (a bot's move from a worker,
 the clock's sweep, seats taken, a move on another daphne), the news that piled up meanwhile
@@ -11,7 +11,7 @@ pushed to every screen as it comes, worded in each screen's language.
 A move from one of its sockets is judged against the state in memory and written in one round
 trip (games/services.py, :func:`services.act`); once it is in the database, the relay renders
 what changed once for the table (the fragments for everyone) and once for each seat whose own
-fragments changed (games/fragments.py), pushes each screen one frame, and sends the table's
+fragments changed (live/fragments.py), pushes each screen one frame, and sends the table's
 group one message for the other processes: the move's public events and version, with the
 fragments for everyone that changed, never a hand. A process whose only screens at the table are
 spectators' forwards those fragments as they are; one with players there loads the game from the
@@ -27,12 +27,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import weakref
-from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.layers import BaseChannelLayer
 from django.conf import settings
@@ -40,21 +38,19 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games import effects, selectors, services
+from games.effects import TABLE_NOTICE, table_group
 from games.engine import EndReason, HeartsError, Move, MoveKind, Phase, parse_cards, seat_view
+from games.selectors import Viewer
 from moderation import gates
 
-from . import bot_pool, broadcasts, effects, fast_writes, live, selectors, services
-from .effects import TABLE_NOTICE, table_group
+from . import bot_pool, broadcasts, fast_writes, table_state
 from .fragments import Keys
-from .live import TableState, in_pool
-from .selectors import Viewer
+from .rooms import REJOIN_SECONDS, Crowd, Room, Seen, quietly
+from .table_state import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
-# How often a relay joins its group again: a membership lapses after the layer's group expiry,
-# and a Redis server that restarted has forgotten them all.
-REJOIN_SECONDS = 60.0
-RETRY_SECONDS = 0.5  # after the layer failed to deliver
 # How long a socket's moves go without looking at its person's sanctions again. A suspension
 # or a ban ends the person's games at once and closes their sockets (moderation/sanctions.py),
 # so a move kept from before one is refused anyway; the look gives the sanction's own reason.
@@ -138,20 +134,16 @@ class _BotMove:
 
 
 Item = dict[str, Any] | _Request | _Move | _BotTurn | _BotMove
-Pushes = list[tuple[Screen, live.Push]]
+Pushes = list[tuple[Screen, table_state.Push]]
 # What a move made in a pool thread returns: the state after it, the pushes made there, the
 # refusal to show the mover (or "") and the news to send once its fragments are rendered.
 Made = tuple[TableState | None, Pushes, str, dict[str, Any] | None]
 
 
 @dataclass(eq=False)
-class Relay:
-    table_id: int
-    layer: BaseChannelLayer
+class Relay(Room):
     screens: set[Screen] = field(default_factory=set)
-    channel: str = ""
     inbox: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
     state: TableState | None = None
     heard: tuple[int, int] | None = None  # the latest (game, version) the news told of
     news: tuple[int, int] | None = None  # the latest that came as another process's news
@@ -161,51 +153,47 @@ class Relay:
     planned: tuple[int, int] | None = None
     _timer: asyncio.TimerHandle | None = None
     _deciding: set[asyncio.Task[None]] = field(default_factory=set)
-    _hear: Callable[[dict[str, Any]], object] = field(default=lambda message: None)
     others_until: float = float("-inf")  # until when another process is counted on
     answered: set[Any] = field(default_factory=set)  # the processes that answered this one
     born: float = field(default_factory=time.monotonic)
-    told: deque[str] = field(default_factory=lambda: deque(maxlen=NOTICES_KEPT))  # stamps
+    told: Seen = field(default_factory=lambda: Seen(NOTICES_KEPT))  # the notices' stamps
+
+    kind: ClassVar[str] = "relay"
 
     @property
     def group(self) -> str:
         return table_group(self.table_id)
 
+    @property
+    def members(self) -> set[Screen]:
+        return self.screens
+
+    def take(self, message: dict[str, Any]) -> None:
+        self.inbox.put_nowait(message)
+
+    def more_tasks(self) -> dict[str, Coroutine[Any, Any, None]]:
+        return {"serve": self._serve()}
+
     async def start(self) -> None:
-        self.channel = await self.layer.new_channel()
-        await self.layer.group_add(self.group, self.channel)
-        loop = asyncio.get_running_loop()
-        self._hear = lambda message: loop.call_soon_threadsafe(self.inbox.put_nowait, message)
-        broadcasts.listen_here(self.group, self._hear)
-        self.tasks = [
-            asyncio.create_task(self._listen(), name=f"relay-{self.table_id}-listen"),
-            asyncio.create_task(self._serve(), name=f"relay-{self.table_id}-serve"),
-            asyncio.create_task(self._rejoin(), name=f"relay-{self.table_id}-rejoin"),
-        ]
+        await super().start()
         await self._announce(reply=False)
 
-    async def stop(self) -> None:
-        broadcasts.stop_listening_here(self.group, self._hear)
+    def stopping(self) -> list[asyncio.Task[None]]:
         self._cancel_bots()
-        tasks = [*self.tasks, *self._deciding]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        return list(self._deciding)
+
+    def stopped(self) -> None:
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
             if not isinstance(item, dict) and not item.done.done():
                 item.done.set_result(None)
-        try:
-            await self.layer.group_discard(self.group, self.channel)
-        except Exception as error:  # the membership lapses with the group's expiry
-            log.warning("table %s relay could not leave its group: %r", self.table_id, error)
 
     async def admits(self, user: Viewer, code: str | None) -> str | None:
         """The invite code a screen of ``user`` carries on (see selectors.access_code), or
         None if they may not watch the table: from the state in memory, loaded if need be."""
         state = self.state
         if state is None or state.stale:
-            state = await in_pool(live.load)(self.table_id)
+            state = await in_pool(table_state.load)(self.table_id)
             if state is None:
                 return None
             if self.state is None or self.state.stale:
@@ -230,30 +218,21 @@ class Relay:
         await self.inbox.put(_Move(screen, action, cards, choice, version, done))
         await done
 
-    async def _listen(self) -> None:
-        while True:
-            try:
-                message = await self.layer.receive(self.channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # Redis down or restarting: try again shortly
-                log.warning("table %s relay could not read its news: %r", self.table_id, error)
-                await asyncio.sleep(RETRY_SECONDS)
-                continue
-            if message.get("origin") == self.channel:
-                continue
-            if message.get("type") in ("table.updated", TABLE_NOTICE):
-                await self.inbox.put(message)
-            elif message.get("type") == "table.relay":
-                self.others_until = time.monotonic() + OTHERS_SECONDS
-                if not message.get("reply"):  # a newcomer: it learns of this one too
-                    await self._announce(reply=True)
-                elif message.get("origin") not in self.answered:
-                    # Another process holds the table and answers this one's word, so it has
-                    # only now heard of this one: the moves it made before then were told to
-                    # nobody. The table is loaded again (what the screens miss is pushed).
-                    self.answered.add(message.get("origin"))
-                    await self.inbox.put({"type": "table.updated", "events": [], "reload": True})
+    async def receive(self, message: dict[str, Any]) -> None:
+        if message.get("origin") == self.channel:
+            return
+        if message.get("type") in ("table.updated", TABLE_NOTICE):
+            await self.inbox.put(message)
+        elif message.get("type") == "table.relay":
+            self.others_until = time.monotonic() + OTHERS_SECONDS
+            if not message.get("reply"):  # a newcomer: it learns of this one too
+                await self._announce(reply=True)
+            elif message.get("origin") not in self.answered:
+                # Another process holds the table and answers this one's word, so it has
+                # only now heard of this one: the moves it made before then were told to
+                # nobody. The table is loaded again (what the screens miss is pushed).
+                self.answered.add(message.get("origin"))
+                await self.inbox.put({"type": "table.updated", "events": [], "reload": True})
 
     async def _announce(self, *, reply: bool) -> None:
         """Tell the other processes holding the table that this one holds it too. Best
@@ -271,15 +250,8 @@ class Relay:
         now = time.monotonic()
         return now < self.others_until or now < self.born + NEW_SECONDS
 
-    async def _rejoin(self) -> None:
-        while True:
-            await asyncio.sleep(REJOIN_SECONDS)
-            try:
-                await self.layer.group_add(self.group, self.channel)
-            except Exception as error:
-                log.warning("table %s relay could not rejoin its group: %r", self.table_id, error)
-                continue
-            await self._announce(reply=True)  # renewed, without asking every other for theirs
+    async def rejoined(self) -> None:
+        await self._announce(reply=True)  # renewed, without asking every other for theirs
 
     async def _serve(self) -> None:
         while True:
@@ -341,7 +313,7 @@ class Relay:
                 if mover is not None:
                     with translation.override(language):
                         text = flash(_("Something went wrong with that move: please try again"))
-                    await _quietly(mover.send(text))
+                    await quietly(mover.send(text))
                 return
         state, pushes, error, news = made
         self.state = state
@@ -350,14 +322,14 @@ class Relay:
         if error and mover is not None:
             with translation.override(language):
                 text = flash(error)
-            await _quietly(mover.send(text))
+            await quietly(mover.send(text))
         if news is not None and state is not None:
             pushes = self._after(state, news)
         await self._send(pushes, state)
 
     async def _made_here(self, move: _Move | _BotMove) -> Made | None:
         """A plain move judged against the table in memory and written from the event loop
-        (games/fast_writes.py), or None: the pool's way then makes it (a table to load first,
+        (live/fast_writes.py), or None: the pool's way then makes it (a table to load first,
         a person's sanctions to look at, a resignation, a refusal to word, a move written with
         more than its one statement, a write that failed or found another writer first, which
         leaves the state stale, so that it is loaded and the move judged again)."""
@@ -428,7 +400,7 @@ class Relay:
         """The state a move is judged against: the one in memory, unless it is behind."""
         state = self.state
         if state is None or state.stale or (self.heard and state.shown != self.heard):
-            state = live.load(self.table_id)
+            state = table_state.load(self.table_id)
         return state
 
     def _make(self, move: _Move, screens: list[Screen]) -> Made:
@@ -505,7 +477,7 @@ class Relay:
                 publish=False,
             )
         except services.StaleVersion as error:
-            now = live.load(self.table_id) if state.stale else state
+            now = table_state.load(self.table_id) if state.stale else state
             if now is None:
                 return None, [], str(error), None
             if mover is None:
@@ -513,7 +485,7 @@ class Relay:
             return now, [(mover, _whole(now, mover))], str(error), None
         except services.ServiceError as error:
             # Stale: another writer was first, and the move is refused now.
-            return live.load(self.table_id) if state.stale else state, [], str(error), None
+            return table_state.load(self.table_id) if state.stale else state, [], str(error), None
         assert state.game is not None
         if not state.game.is_over:
             return state, [], "", self._news(state, seat, kind, cards, choice, outcome)
@@ -521,7 +493,7 @@ class Relay:
         news["origin"] = self.channel
         # The table changes too: its status, the seeds for a rematch.
         broadcasts.send({self.group: news}, here=False)
-        loaded = live.load(self.table_id)
+        loaded = table_state.load(self.table_id)
         if loaded is None:
             return None, [], "", None
         return loaded, self._pushes(loaded, screens), "", None
@@ -613,7 +585,7 @@ class Relay:
         make the loop wait behind it for Python's lock, on every socket it serves)."""
         if self._others():  # else nobody hears it: no other process holds the table
             if not state.table.private:
-                news["public"] = live.public_news(state)
+                news["public"] = table_state.public_news(state)
             broadcasts.send({self.group: news}, here=False)
         return self._pushes(state, list(self.screens))
 
@@ -621,18 +593,17 @@ class Relay:
         """A notice for every screen at the table (games/effects.py, ``table_notice``): worded
         once for each language its screens read, and told once, however often it is heard."""
         stamp = str(message.get("stamp"))
-        if stamp in self.told:
+        if not self.told.first_time(stamp):
             return
-        self.told.append(stamp)
         worded: dict[str, str] = {}
         for screen in list(self.screens):
             if not screen.ready:
                 continue
             html = worded.get(screen.language)
             if html is None:
-                html = worded[screen.language] = live.notice(message, screen.language)
+                html = worded[screen.language] = table_state.notice(message, screen.language)
             if html:
-                await _quietly(screen.send(html))
+                await quietly(screen.send(html))
 
     # The table's news and its screens' requests -------------------------------------------
 
@@ -669,7 +640,7 @@ class Relay:
     ) -> tuple[TableState | None, Pushes]:
         """In a pool thread: the state (loaded again if ``load``), and the push of every screen
         behind it, and of every request."""
-        state = live.load(self.table_id) if load else self.state
+        state = table_state.load(self.table_id) if load else self.state
         if state is None:
             return None, []
         pushes = []
@@ -679,7 +650,7 @@ class Relay:
                 showing = asked[screen]
                 if showing is not None and showing == state.shown and not seating:
                     variant = state.variant(screen.user, screen.code, screen.csrf, screen.language)
-                    push = live.Push("", state.shown, state.keys(variant, screen.user))
+                    push = table_state.Push("", state.shown, state.keys(variant, screen.user))
                 else:
                     push = _whole(state, screen)
             elif not screen.ready:
@@ -697,13 +668,13 @@ class Relay:
         return [(screen, self._push_for(state, screen)) for screen in screens if screen.ready]
 
     @staticmethod
-    def _push_for(state: TableState, screen: Screen) -> live.Push:
+    def _push_for(state: TableState, screen: Screen) -> table_state.Push:
         shown = screen.shown
         if shown is None or screen.keys is None or state.shown is None:
             return _whole(state, screen)
         if shown[0] != state.shown[0]:  # another game
             return _whole(state, screen)
-        return live.changed(
+        return table_state.changed(
             state,
             screen.user,
             code=screen.code,
@@ -758,7 +729,7 @@ class Relay:
             if screen.shown != (game, version - 1) or screen.keys is None:
                 return False
             variant = state.variant(screen.user, screen.code, screen.csrf, screen.language)
-            if variant != live.SPECTATOR:
+            if variant != table_state.SPECTATOR:
                 return False
         fragments: dict[str, tuple[str, str]] = message["public"]
         for screen in list(self.screens):
@@ -769,7 +740,7 @@ class Relay:
             screen.keys = {**screen.keys, **{name: key for name, (key, _) in fragments.items()}}
             screen.shown = (game, version)
             if html:
-                asyncio.get_running_loop().create_task(_quietly(screen.send(html)))
+                asyncio.get_running_loop().create_task(quietly(screen.send(html)))
         return True
 
     async def _send(self, pushes: Pushes, state: TableState | None) -> None:
@@ -777,20 +748,20 @@ class Relay:
             if screen not in self.screens:
                 continue  # closed meanwhile
             if state is None:  # the table is gone
-                await _quietly(screen.close(4404))
+                await quietly(screen.close(4404))
                 continue
             if screen.code and not state.admits(screen.user, screen.code):
                 # The host made a new invite link: the old one lets nobody watch any more.
-                await _quietly(screen.close(4403))
+                await quietly(screen.close(4403))
                 continue
             screen.shown, screen.keys = push.shown, push.keys
             if push.html:
-                await _quietly(screen.send(push.html))
+                await quietly(screen.send(push.html))
 
 
-def _whole(state: TableState, screen: Screen) -> live.Push:
+def _whole(state: TableState, screen: Screen) -> table_state.Push:
     """The whole table as ``screen`` shows it."""
-    return live.whole(
+    return table_state.whole(
         state,
         screen.user,
         code=screen.code,
@@ -824,50 +795,17 @@ def _shown_by(message: dict[str, Any]) -> tuple[int, int]:
     return (int(message["game"]), int(message["version"]))
 
 
-async def _quietly(sending: Awaitable[None]) -> None:
-    try:
-        await sending
-    except Exception as error:  # the socket closed meanwhile
-        log.debug("a push to a closed socket: %r", error)
-
-
-# The relays of this process, by event loop (a test may run each of its sockets' loops apart).
-_relays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, Relay]] = (
-    weakref.WeakKeyDictionary()
-)
-_guard: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-    weakref.WeakKeyDictionary()
-)
+# The relays of this process, by event loop (a test may run each of its sockets' loops apart);
+# this process's first table starts its bots' processes.
+RELAYS: Crowd[Relay] = Crowd(Relay, first=bot_pool.warm)
+_relays = RELAYS.by_loop
 
 
 async def join(table_id: int, screen: Screen, layer: BaseChannelLayer) -> Relay:
     """The table's relay in this process, started if ``screen`` is its first."""
-    loop = asyncio.get_running_loop()
-    async with _guard.setdefault(loop, asyncio.Lock()):
-        relays = _relays.setdefault(loop, {})
-        relay = relays.get(table_id)
-        if relay is None:
-            if not relays:
-                bot_pool.warm()  # this process's first table: its bots' processes start
-            relay = Relay(table_id, layer)
-            await relay.start()
-            relays[table_id] = relay
-        relay.screens.add(screen)
-        return relay
+    return await RELAYS.join(table_id, screen, layer)
 
 
 async def leave(table_id: int, screen: Screen) -> None:
     """``screen`` is closed; the relay stops with its table's last screen in this process."""
-    loop = asyncio.get_running_loop()
-    async with _guard.setdefault(loop, asyncio.Lock()):
-        relays = _relays.get(loop, {})
-        relay = relays.get(table_id)
-        if relay is None:
-            return
-        relay.screens.discard(screen)
-        if relay.screens:
-            return
-        del relays[table_id]
-        if not relays:
-            _relays.pop(loop, None)
-    await relay.stop()
+    await RELAYS.leave(table_id, screen)

@@ -12,8 +12,7 @@ from typing import Any, NoReturn
 from django.conf import settings
 
 from games.engine import MOVE_KINDS, HeartsError, MoveKind, parse_cards
-
-from .errors import ServiceError
+from games.errors import ServiceError
 
 
 def read_frame(text_data: str | None) -> Any:

@@ -1,7 +1,7 @@
 """A move written from the event loop of the daphne process that holds its table, over a few
 asynchronous connections to PostgreSQL a loop, instead of from a thread of the process's pool.
 
-The pool's threads (games/live.py) run beside the event loop under Python's one lock: under
+The pool's threads (live/table_state.py) run beside the event loop under Python's one lock: under
 load a move waited there for a thread, then for the lock at every step of its round trip to
 the database, far longer than its own work (bench/load.py at 300 tables: 190 to 320 ms on
 average for the slow ones, 30 to 45 ms to run them). A plain move (games/services.py's
@@ -23,8 +23,8 @@ import psycopg
 from django.conf import settings
 from django.db import connections
 
-from .models import Game
-from .services import Judged, statement
+from games.models import Game
+from games.services import Judged, statement
 
 log = logging.getLogger(__name__)
 

@@ -1,13 +1,13 @@
 """A table as the process holding its sockets keeps it, and what its screens are pushed.
 
-A table's relay (games/relays.py) keeps its :class:`TableState` in memory: the table, its
+A table's relay (live/relays.py) keeps its :class:`TableState` in memory: the table, its
 seats, and its running game (row, engine state and players, :class:`services.Running`). A move
 from one of its sockets is judged against it and applied to it in place by the write path
 (games/services.py), which loads nothing first; the state is loaded from the database only when
 the process first serves the table, after another writer moved (a bot's worker, the clock, a
 socket on another process), and when seats change.
 
-What a move changes is pushed by the fragments of games/fragments.py: those for everyone are
+What a move changes is pushed by the fragments of live/fragments.py: those for everyone are
 rendered once a version for the whole table, those for a seat once for that seat, and only
 when their key changed. The whole table (a socket that connects, a gap, a game that starts or
 ends) is rendered for each screen from the viewer's context.
@@ -29,13 +29,14 @@ from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games import selectors, words
 from games.engine import Match, Phase
+from games.models import Game, GamePlayer, Table
+from games.selectors import Viewer
+from games.services import Running
 
-from . import fragments, selectors, table_context, words
+from . import fragments, table_context
 from .fragments import Context, Keys
-from .models import Game, GamePlayer, Table
-from .selectors import Viewer
-from .services import Running
 
 # The threads the sockets' database work and renders run in. Channels would run them all on the
 # one thread it keeps for synchronous code, one after another: a move waiting on a round trip
@@ -247,7 +248,7 @@ class TableState:
 
     def _seat_state(self, me: int | None) -> Hashable:
         """Everything a seat's own fragments (its hand, its buttons: the private context of
-        games/table_context.py) show, read cheaply from the engine: while it stays the same
+        live/table_context.py) show, read cheaply from the engine: while it stays the same
         from one version to the next, so do their keys. On a card played, that is every seat
         but the one who played it and the one whose turn comes. A seat's cards may be
         playable or refused, and why, only on its turn (Hand.legal_plays, Hand.refusal), which

@@ -135,5 +135,5 @@ PRIVATE = tuple(f for f in FRAGMENTS if f.audience is Audience.SEAT)
 
 def keys_of(fragments: tuple[Fragment, ...], context: Context) -> Keys:
     """Each fragment's key for ``context``, as text: the same whichever process worked it out,
-    so that a key can travel with the news (games/relays.py)."""
+    so that a key can travel with the news (live/relays.py)."""
     return {fragment.id: repr(fragment.key(context)) for fragment in fragments}

@@ -2,7 +2,7 @@
 
 A table socket may watch (anyone) or play (the person in a seat). Every move is one small JSON
 message; the consumer checks its shape and hands it to the table's relay in this process
-(games/relays.py), which holds the table in memory, judges and writes the move, and pushes
+(live/relays.py), which holds the table in memory, judges and writes the move, and pushes
 every screen what changed. Errors go back to that socket only. A socket that reconnects says
 what its screen shows (``?shown=game.version``): it gets the whole table if it missed
 anything, else nothing.
@@ -18,79 +18,25 @@ import logging
 import re
 from typing import Any
 
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts import languages
 from chat import selectors as chat_selectors
 from chat.sockets import TableChat, is_chat_frame
+from games import selectors, services
+from games.errors import ServiceError
 from hearts_site.converters import ID
-from moderation import sanctions
 
-from . import broadcasts, relays, selectors, services
-from .errors import ServiceError
+from . import broadcasts, relays
 from .frames import check_move_shape, read_frame
-from .live import TableState, in_pool
+from .sockets import REFUSED_CODE, AccountSocket, PageSocket
+from .table_state import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
 SHOWN = re.compile(rf"({ID})\.({ID})")
-ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
-# A socket refused at its handshake (daphne answers it 403): a table or arena that does not
-# exist or that its person may not watch, an address no route takes.
-REFUSED_CODE = 4403
-
-
-class NoSuchSocket(AsyncWebsocketConsumer):
-    """Any socket address no route takes: refused, as a missing table is."""
-
-    async def connect(self) -> None:
-        await self.close(code=REFUSED_CODE)
-
-
-class AccountSocket(AsyncWebsocketConsumer):
-    """A signed-in person's sockets, each in their account's group, so that a suspension or a
-    ban closes them all at once (moderation/sanctions.py)."""
-
-    account_group: str | None = None
-    # The language its person reads (accounts/languages.py), found at the handshake: what it is
-    # sent, and its refusals, are in that language.
-    language: str | None = None
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """As Channels dispatches, without its hop to the process's one thread for synchronous
-        code before every message (to close that thread's old database connections): each
-        frame would wait there behind whatever else runs on it. These sockets' database work
-        runs in the pool (games/live.py), whose calls close their own. Each message is handled
-        in the socket's language."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        if self.language is None:
-            self.language = await in_pool(languages.of_scope)(self.scope)
-        with translation.override(self.language):
-            await handler(message)
-
-    async def join_account_group(self) -> None:
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            self.account_group = sanctions.account_group(user.pk)
-            await self.channel_layer.group_add(self.account_group, self.channel_name)
-
-    async def leave_account_group(self) -> None:
-        if self.account_group is not None:
-            await self.channel_layer.group_discard(self.account_group, self.channel_name)
-
-    async def account_closed(self, event: dict[str, Any]) -> None:
-        await self.close(code=ACCOUNT_CLOSED_CODE)
-
-    async def chat_choices(self, event: dict[str, Any]) -> None:
-        """The person's chat choices changed (chat/services.py): only a table's socket shows a
-        chat."""
 
 
 class TableConsumer(AccountSocket):
@@ -205,15 +151,14 @@ class TableConsumer(AccountSocket):
         await self.send(text_data=flash(message))
 
 
-class LobbyConsumer(AccountSocket):
+class LobbyConsumer(PageSocket):
     async def connect(self) -> None:
-        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.join_groups(services.LOBBY_GROUP)
         await self.join_account_group()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
-        await self.leave_account_group()
+        await self.leave_groups()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby only listens; a frame still gets an answer, as at the table.

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from games import words
 from games.engine import (
     Card,
     EndReason,
@@ -35,11 +36,9 @@ from games.engine import (
     seat_view,
     taken_in_last_hand,
 )
+from games.models import Game, GamePlayer
+from games.selectors import rating_changes, seat_among
 from learn.reasons import anchor_for
-
-from . import words
-from .models import Game, GamePlayer
-from .selectors import rating_changes, seat_among
 
 
 class _Shown:
