@@ -56,3 +56,13 @@ def _the_sites_own_language() -> Iterator[None]:
     translation.activate(django_settings.LANGUAGE_CODE)
     yield
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests last, after pytest-django's own order (plain, then transactional,
+    then the tests without a database): Playwright's synchronous API keeps an event loop running
+    in this thread from the first browser test to the end of the session, and an asyncio test
+    after it could not start one of its own ("Runner.run() cannot be called from a running
+    event loop")."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
