@@ -4,6 +4,7 @@ and Django is set up here too (pytest-django then finds it ready)."""
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import django
 import pytest
@@ -65,4 +66,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     in this thread from the first browser test to the end of the session, and an asyncio test
     after it could not start one of its own ("Runner.run() cannot be called from a running
     event loop")."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    browser_tests = Path(__file__).parent / "browser"
+    items.sort(key=lambda item: item.path.is_relative_to(browser_tests))

@@ -7,8 +7,12 @@ import re
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
+
 from .conftest import Tab, open_tab
 from .helpers import STEP_MS, register
+
+pytestmark = pytest.mark.browser
 
 PEOPLE = 8
 
