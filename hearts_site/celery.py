@@ -6,7 +6,12 @@ from typing import Any
 
 from celery import Celery
 from celery.exceptions import SecurityWarning
-from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
+from celery.signals import (
+    celeryd_after_setup,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 
@@ -43,14 +48,22 @@ def _keep_a_loop(**kwargs: Any) -> None:
     broadcasts.keep_a_loop()
 
 
-@worker_ready.connect
-def _stop_quietly(sender: Any, **kwargs: Any) -> None:
+@celeryd_after_setup.connect
+def _stop_quietly(sender: Any, instance: Any, **kwargs: Any) -> None:
     """A worker below INFO (``./dev serve`` without ``--verbose``) stops without saying "Warm
-    shutdown": it is a normal stop (supervisord's SIGTERM), not a warning or an error."""
+    shutdown": it is a normal stop (supervisord's SIGTERM), not a warning or an error. Its
+    handler replaces Celery's as soon as Celery installs its own, before the worker is ready,
+    so that a stop that comes early is quiet too."""
     import logging
 
     from celery.apps.worker import install_worker_term_handler
 
-    worker = sender.controller
-    if worker.loglevel > logging.INFO:
+    if instance.loglevel <= logging.INFO:
+        return
+    install_tweaks = instance.install_platform_tweaks
+
+    def then_quietly(worker: Any) -> None:
+        install_tweaks(worker)
         install_worker_term_handler(worker, verbose=False)
+
+    instance.install_platform_tweaks = then_quietly
