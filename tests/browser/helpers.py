@@ -114,8 +114,10 @@ def start_game(tab: Tab) -> None:
     page.get_by_role("button", name="Play now against three bots").click()
     page.wait_for_url(re.compile(r"/t/\d+/"))
     page.locator("#board").wait_for()
-    # The table socket has connected and sent the table at least once.
-    page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
+    # The table socket is open: from now on every move is pushed. (The table may send nothing
+    # on connect: a page that shows the latest version, as when the bots passed before it was
+    # rendered, is sent nothing until the game moves on.)
+    page.wait_for_function("() => window.__wsOpens > 0", timeout=STEP_MS)
 
 
 def my_seat(page: Any) -> str:

@@ -63,7 +63,7 @@ def start_by_keyboard(tab: Tab) -> None:
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/t/\d+/"))
     page.locator("#board").wait_for()
-    page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
+    page.wait_for_function("() => window.__wsOpens > 0", timeout=STEP_MS)
 
 
 def focus_hand(page: Any) -> None:

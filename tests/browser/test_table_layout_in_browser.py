@@ -176,7 +176,7 @@ def fill_and_start(page: Any) -> None:
     fill.wait_for(state="detached")
     page.get_by_role("button", name="Start the game").click()
     page.locator("#board").wait_for()
-    page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
+    page.wait_for_function("() => window.__wsOpens > 0", timeout=STEP_MS)
 
 
 def pass_first_three(page: Any) -> list[str]:
