@@ -9,8 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.engine import PRESETS, InvalidRulesError, Preset, Rules
-from games.forms import rules_refusal
-from games.words import preset_title, summary
+from games.words import preset_title, rules_refusal, summary
 
 from . import drills
 from .rules_pages import (

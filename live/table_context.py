@@ -5,7 +5,7 @@ status line, the seats, the trick, the result, the scores, the deal's fairness) 
 public context, which knows no viewer: it is rendered once a move for the whole table. A
 player's own hand and buttons are read from the private context of their seat. Both are made
 of small view objects (a seat, a card of the hand, a card on the table, a trick), whose words
-come from games/words.py, in the language active when the context is made (the engine's words,
+come from live/table_words.py and games/words.py, in the language active when the context is made (the engine's words,
 its cards and refusals, are put in that language there).
 """
 
@@ -39,6 +39,8 @@ from games.engine import (
 from games.models import Game, GamePlayer
 from games.selectors import rating_changes, seat_among
 from learn.reasons import anchor_for
+
+from . import table_words
 
 
 class _Shown:
@@ -76,12 +78,12 @@ class PlayerInfo(_Shown):
     @property
     def facts(self) -> str:
         """What the seat shows of its cards and points: "13 cards · 1 point · total 20"."""
-        return words.seat_facts(self.cards, self.points, self.total)
+        return table_words.seat_facts(self.cards, self.points, self.total)
 
     @property
     def plate_facts(self) -> str:
         """The facts as the seat's plate shows them: "total 20" never over two lines."""
-        return words.seat_facts(self.cards, self.points, self.total, total_unbroken=True)
+        return table_words.seat_facts(self.cards, self.points, self.total, total_unbroken=True)
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ class CardInfo(_Shown):
     def title(self) -> str:
         """The button's tooltip: "Q♣ (passed to you): You must follow hearts"."""
         passed = self.direction if self.passed else ""
-        return words.card_title(
+        return table_words.card_title(
             self.card.display, self.reason, received=self.received, passed=passed
         )
 
@@ -155,7 +157,7 @@ class CardInfo(_Shown):
         """What a screen reader says of the card: "queen of clubs, passed to you"."""
         passed = self.direction if self.passed else ""
         reason = self.reason if self.my_turn else ""
-        return words.card_spoken(
+        return table_words.card_spoken(
             words.card_name(self.card), reason, received=self.received, passed=passed
         )
 
@@ -182,12 +184,12 @@ class PlayedCard(_Shown):
     @property
     def title(self) -> str:
         """Its tooltip: "Q♣ from Bob"."""
-        return words.played_by(self.card.display, self.player.name)
+        return table_words.played_by(self.card.display, self.player.name)
 
     @property
     def spoken(self) -> str:
         """What a screen reader says of it: "queen of clubs from Bob"."""
-        return words.played_by(words.card_name(self.card), self.player.name)
+        return table_words.played_by(words.card_name(self.card), self.player.name)
 
     @property
     def called(self) -> str:
@@ -320,7 +322,7 @@ def private_context(
         "hand_buttons": hand_buttons(hand),
         "refusal_links": _refusal_links(view) if view.my_turn else [],
         "pass_direction": words.direction_words(view.direction),
-        "passed_words": words.you_passed(view.passed, view.direction) if view.passed else "",
+        "passed_words": table_words.you_passed(view.passed, view.direction) if view.passed else "",
         "passing": view.phase is Phase.PASSING and not over,
         "my_pass_done": me is not None and view.has_passed[me],
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,
@@ -389,10 +391,10 @@ def _trick_shown(latest: LastTrick, match: Match, infos: list[PlayerInfo]) -> Tr
             for seat, card in latest.cards_by_seat(match.players)
         ],
         taker=Worded(
-            others=words.takes(winner.name),
-            yours=str(words.YOU_TAKE),
+            others=table_words.takes(winner.name),
+            yours=str(table_words.YOU_TAKE),
             seats=str(winner.seat),
-            after=words.the_trick(latest.trick.points),
+            after=table_words.the_trick(latest.trick.points),
         ),
         past_hand=latest.hand_number != match.hand.number,
     )
@@ -428,42 +430,42 @@ def _timed_out(match: Match, infos: list[PlayerInfo]) -> str:
     if match.result is not None and match.result.reason in (EndReason.LEFT, EndReason.TIMED_OUT):
         seat = match.result.forfeited
         assert seat is not None
-        return words.ended_by_clock(match.result.reason, infos[seat].name)
+        return table_words.ended_by_clock(match.result.reason, infos[seat].name)
     if not moves:
         return ""
     move = moves[-1]
     name = infos[move.seat].name
     if move.kind == MoveKind.PASS:
-        return words.passed_for(name)
+        return table_words.passed_for(name)
     if move.kind == MoveKind.MOON:
-        return words.moon_chosen_for(name)
-    return words.played_for(name, move.cards[0].display)
+        return table_words.moon_chosen_for(name)
+    return table_words.played_for(name, move.cards[0].display)
 
 
 def _status(game: Game, view: SeatView, infos: list[PlayerInfo]) -> Worded:
     """The status line: what the table waits for, in words for the players it waits on."""
     if game.is_over:
-        return Worded(str(words.GAME_OVER))
+        return Worded(str(table_words.GAME_OVER))
     hand = view.hand_number
     if view.phase is Phase.PASSING:
         # Whether a player has passed is public (the seats say it), so the line is too.
         choosing = " ".join(str(seat) for seat, done in enumerate(view.has_passed) if not done)
         return Worded(
-            others=words.waiting_for_passes(hand, view.direction),
-            yours=words.choose_your_pass(hand, view.direction) if choosing else "",
+            others=table_words.waiting_for_passes(hand, view.direction),
+            yours=table_words.choose_your_pass(hand, view.direction) if choosing else "",
             seats=choosing,
         )
     turn = str(view.turn)
     if view.phase is Phase.MOON_CHOICE:
         return Worded(
-            others=words.choosing_moon(hand, infos[view.turn].name),
-            yours=words.choose_your_moon(hand),
+            others=table_words.choosing_moon(hand, infos[view.turn].name),
+            yours=table_words.choose_your_moon(hand),
             seats=turn,
         )
     led = view.trick[0][1].suit if view.trick else None
     return Worded(
-        others=words.to_play(hand, infos[view.turn].name),
-        yours=words.your_turn(hand, led),
+        others=table_words.to_play(hand, infos[view.turn].name),
+        yours=table_words.your_turn(hand, led),
         seats=turn,
     )
 
@@ -479,7 +481,7 @@ def _last_hand(match: Match, view: SeatView, infos: list[PlayerInfo]) -> str:
     if not view.last_hand or not _shows_last_hand(match):
         return ""
     scores = [(info.name, points) for info, points in zip(infos, view.last_hand, strict=True)]
-    return words.hand_scored(len(view.hand_points), scores)
+    return table_words.hand_scored(len(view.hand_points), scores)
 
 
 @dataclass(frozen=True)
@@ -501,7 +503,7 @@ def _result_rows(game: Game, infos: list[PlayerInfo]) -> list[ResultRow]:
     lines = []
     for place, info in rows:
         ended = reason if result.get("forfeited") == info.seat else None
-        line = words.result_line(place, info.name, info.total, ended)
+        line = table_words.result_line(place, info.name, info.total, ended)
         change = ratings.get(info.seat)
         lines.append(ResultRow(line, change.in_words if change else ""))
     return lines

@@ -26,7 +26,12 @@ pytestmark = pytest.mark.browser
 
 SHOTS = Path("/tmp/hearts-browser-languages")
 # The table's own files: every sentence they say in English has a German translation.
-TABLE_SOURCES = ("templates/games/table.html", "games/words.py", "live/table_context.py")
+TABLE_SOURCES = (
+    "templates/games/table.html",
+    "games/words.py",
+    "live/table_words.py",
+    "live/table_context.py",
+)
 STATE = (
     """
 () => {

@@ -21,12 +21,10 @@ from games.words import (
     MINUS,
     card_as_object,
     card_name,
-    card_spoken,
     describe,
-    played_by,
-    played_for,
     refusal_words,
 )
+from live.table_words import card_spoken, played_by, played_for
 from tests.helpers.tables import FOUR, game_with, people
 
 PASSED = ["JC", "3D", "AS"]  # a jack, a three and an ace: three genders in German

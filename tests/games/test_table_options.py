@@ -13,9 +13,9 @@ from django.urls import reverse
 
 from games import selectors, services
 from games.engine import PRESETS
-from games.forms import TableForm
 from games.models import Game, Table
 from games.words import describe, summary
+from live.forms import TableForm
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,8 @@ import doctest
 
 from games import words
 from games.engine import EARLY_ENDS, PRESETS, EndReason
-from games.forms import TableForm
+from live import table_words
+from live.forms import TableForm
 
 
 def test_the_examples_in_the_words_module_hold() -> None:
@@ -15,19 +16,25 @@ def test_the_examples_in_the_words_module_hold() -> None:
     assert attempted > 10 and failed == 0
 
 
+def test_the_examples_in_the_tables_words_hold() -> None:
+    failed, attempted = doctest.testmod(table_words, report=False)
+
+    assert attempted > 5 and failed == 0
+
+
 def test_places_and_result_lines_read_as_before() -> None:
     assert [words.ordinal(n) for n in range(1, 7)] == ["1st", "2nd", "3rd", "4th", "5th", "6th"]
-    assert words.result_line(1, "alice", 45) == "1st: alice, 45 points"
-    assert words.result_line(4, "bob", 60, "resigned") == "4th: bob, 60 points (resigned)"
-    assert words.result_line(4, "bob", 60, "timed out") == "4th: bob, 60 points (out of time)"
-    assert words.result_line(1, "bob", 60, "target") == "1st: bob, 60 points"
+    assert table_words.result_line(1, "alice", 45) == "1st: alice, 45 points"
+    assert table_words.result_line(4, "bob", 60, "resigned") == "4th: bob, 60 points (resigned)"
+    assert table_words.result_line(4, "bob", 60, "timed out") == "4th: bob, 60 points (out of time)"
+    assert table_words.result_line(1, "bob", 60, "target") == "1st: bob, 60 points"
 
 
 def test_every_early_end_has_words_in_each_place_it_is_shown() -> None:
     for table in (words.ENDED_EARLY, words.ENDED_EARLY_NOTES, words.ABANDONMENT_REASONS):
         assert sorted(table) == sorted(EARLY_ENDS)
     assert words.outcome(["alice"], ("carol", EndReason.LEFT)) == "Won by alice; carol left"
-    assert words.ended_by_clock("left", "dave") == (
+    assert table_words.ended_by_clock("left", "dave") == (
         "dave ran out of time three times in a row and left the game."
     )
 
