@@ -9,7 +9,7 @@ from pathlib import Path
 import django
 import pytest
 
-from tests.helpers.redis_urls import redis_url_with_db
+from tests.helpers.redis_urls import redis_url_with_db, run_number
 
 # As long as the settings demand of any key when DEBUG is off (50 characters or more).
 os.environ.setdefault(
@@ -18,20 +18,20 @@ os.environ.setdefault(
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hearts_site.settings")
 
 
-def _a_redis_of_this_workers_own() -> None:
-    """Under pytest-xdist each worker is a test run of its own on the same Redis server: its
-    own database (the broker's queues, the API's counters) and its own channel prefix (pub/sub
-    channels span every database), so that one worker's table 1 is not the other's."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+def _a_redis_of_this_runs_own() -> None:
+    """Each test run side by side with others is a run of its own on the same Redis server:
+    its own database (the broker's queues, the API's counters) and its own channel prefix
+    (pub/sub channels span every database), so that one run's table 1 is not the other's."""
+    run = run_number()
     url = os.environ.get("REDIS_URL")
-    if not worker:
+    if not run:
         return
-    os.environ["HEARTS_CHANNEL_PREFIX"] = f"asgi-test-{worker}"
+    os.environ["HEARTS_CHANNEL_PREFIX"] = f"asgi-test-{run}"
     if url:
-        os.environ["REDIS_URL"] = redis_url_with_db(url, int(worker))
+        os.environ["REDIS_URL"] = redis_url_with_db(url, int(run))
 
 
-_a_redis_of_this_workers_own()
+_a_redis_of_this_runs_own()
 django.setup()
 
 # Property tests explore new examples on every developer's run; under CI (CI=true) they run a
@@ -47,6 +47,19 @@ pytest_plugins = ["tests.helpers.live"]
 hypothesis_settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """A test database of this run's own beside the others' (pytest-django names xdist
+    workers' itself): ``test_test_run1`` for ``./dev test``'s first group."""
+    run = os.environ.get("HEARTS_TEST_RUN", "")
+    if not run or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    for database in django_settings.DATABASES.values():
+        if database["ENGINE"] != "django.db.backends.sqlite3":  # SQLite's is in memory
+            test = database.setdefault("TEST", {})
+            test["NAME"] = f"{test.get('NAME') or 'test_' + database['NAME']}_run{run}"
 
 
 @pytest.fixture(autouse=True)

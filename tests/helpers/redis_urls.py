@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 
@@ -14,3 +15,11 @@ def redis_url_with_db(url: str, db: int) -> str:
         query["db"] = str(db)
         return urlunsplit(parts._replace(query=urlencode(query)))
     return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def run_number() -> str:
+    """This test run's number among those side by side on this machine, or "" alone: a
+    pytest-xdist worker's, or the group's of ``./dev test`` (``HEARTS_TEST_RUN``, which runs the
+    suite as two pytest-split groups at once)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+    return worker or os.environ.get("HEARTS_TEST_RUN", "")
