@@ -41,8 +41,9 @@ from django.conf import settings as django_settings  # noqa: E402
 from django.utils import translation  # noqa: E402
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 
-# Fixtures that more than one folder of tests asks for (see each module).
-pytest_plugins = ["tests.helpers.live"]
+# Plugins: the fixtures that more than one folder of tests asks for, and the groups that
+# ./dev test runs side by side (see each module).
+pytest_plugins = ["tests.helpers.live", "tests.helpers.groups"]
 
 hypothesis_settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):

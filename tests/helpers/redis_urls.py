@@ -20,6 +20,6 @@ def redis_url_with_db(url: str, db: int) -> str:
 def run_number() -> str:
     """This test run's number among those side by side on this machine, or "" alone: a
     pytest-xdist worker's, or the group's of ``./dev test`` (``HEARTS_TEST_RUN``, which runs the
-    suite as two pytest-split groups at once)."""
+    suite as two groups of its modules at once, tests/helpers/groups.py)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
     return worker or os.environ.get("HEARTS_TEST_RUN", "")
