@@ -16,16 +16,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from games.engine import (
-    PRESETS,
-    Clock,
-    FirstLead,
-    InvalidRulesError,
-    MoonRule,
-    Rules,
-    ShortPack,
-    TieRule,
-)
+from games.engine import PRESETS, InvalidRulesError, Rules
+from games.engine.rules import Clock, FirstLead, MoonRule, ShortPack, TieRule
 from games.forms import CUSTOM, CUSTOM_TITLE
 from games.models import Table
 from games.words import AS_THE_SET_SAYS as SET_WORDS

@@ -12,16 +12,21 @@ from django.contrib.auth.models import AnonymousUser, User
 
 from games import services
 from games.engine import Phase
-from games.models import Game
+from games.models import Game, Table
 from live import fragments, table_state
 from tests.helpers.screens import Fragments, board_fragments, steady
-from tests.helpers.tables import game_with
+from tests.helpers.tables import game_with, table_with
 
 pytestmark = pytest.mark.django_db
 
 
-def _people_at(names: list[str], **options: Any) -> Game:
-    return game_with(names, preset="custom", options=options)
+def _people_at(names: list[str], seed: bytes | None = None, **options: Any) -> Game:
+    """``names`` at a Custom table of ``options``, its game dealt (from ``seed``, if given)."""
+    if seed is None:
+        return game_with(names, preset="custom", options=options)
+    table = table_with(names, preset="custom", options=options)
+    Table.objects.filter(pk=table.pk).update(next_seed=seed)
+    return services.start_game(table.pk, table.host)
 
 
 def _next_move(game: Game, step: int, state: table_state.TableState | None = None) -> None:
@@ -53,7 +58,8 @@ def _loaded(game: Game) -> table_state.TableState:
 
 
 def test_the_fragments_pushed_after_each_move_show_what_the_whole_table_shows() -> None:
-    game = _people_at(["alice", "bob", "carol", "dave"], target=40)
+    # One deal, always the same: the pushes' sizes, measured below, move with the cards dealt.
+    game = _people_at(["alice", "bob", "carol", "dave"], target=40, seed=bytes(range(32)))
     viewers: list[Any] = [*User.objects.order_by("pk")[:4], AnonymousUser()]
     state = _loaded(game)
     pushes = [table_state.whole(state, viewer, code="", csrf="token") for viewer in viewers]
