@@ -27,7 +27,8 @@ from the move log afterwards): p50, p95, p99 and max; refused moves, moves never
 sockets closed by the server; the bytes a message; and the CPU of each process. A game that
 ends is rematched. At the end every game is replayed from its seed and log, and each finished
 one must reach its recorded result. ``--json FILE`` writes the figures (tests/test_scale_out.py
-reads them).
+reads them). ``--profile DIR`` samples each daphne with py-spy over the measured seconds and
+prints where its CPU went (bench/_profile.py), the raw stacks kept in DIR.
 
 With ``--bots`` it also prints how long the bots take to answer and what a table costs. A bot's
 answer is the time from the start of its turn to its move, less the pause the site makes the
@@ -66,6 +67,7 @@ from typing import TYPE_CHECKING, Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import _profile  # noqa: E402
 from bench._scratch import POSTGRES, postgres  # noqa: E402
 from games.engine import MoonRule, MoveKind  # noqa: E402
 from scripts.nginx_conf import full_config, nginx_binary  # noqa: E402
@@ -75,6 +77,7 @@ if TYPE_CHECKING:
     from games.models import Game
 
 DRAIN = 5.0  # seconds the clients keep reading after the last move is sent
+CLIENTS_NICE = 5  # the clients' priority below the site's processes
 VERSION = re.compile(r'data-version="(\d+)"')
 MY_TURN = re.compile(r'data-my-turn="([01])"')
 PHASE = re.compile(r'data-phase="([a-z_]+)"')
@@ -754,10 +757,17 @@ def run_round(
     # When the measured seconds start and end: the Unix time and each process's CPU seconds.
     cpu: list[tuple[float, dict[str, float]]] = []
 
+    profiles: list[Any] = []
+
     async def measure_cpu() -> None:
         for until in (stats.measured_from, stop_sending):
             await asyncio.sleep(max(0.0, until - time.perf_counter()))
             cpu.append((time.time(), cpu_seconds(site.pids(), site.database)))
+            if args.profile and not profiles:  # the measured seconds, sampled
+                for name, pid in site.pids().items():
+                    if name.startswith("web"):
+                        out = args.profile / f"round{round_number + 1}"
+                        profiles.append(_profile.start(name, pid, args.seconds, out))
 
     async def everyone() -> None:
         await asyncio.gather(
@@ -769,6 +779,8 @@ def run_round(
         )
 
     asyncio.run(everyone())
+    for profile in profiles:
+        profile.wait()
     wall = args.seconds
     (since, cpu_before), (until, cpu_after) = cpu
     site.check_alive()
@@ -818,6 +830,9 @@ def run_round(
     }
     if args.bots:
         figures["bots"] = bot_figures(since, until, cpu_before, cpu_after, count)
+    if args.profile:
+        raws = sorted((args.profile / f"round{round_number + 1}").glob("*.raw"))
+        figures["profile"] = [line for raw in raws for line in _profile.summary(raw)]
     return figures
 
 
@@ -897,6 +912,8 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     print(f"CPU of all the site's processes: {figures['site_cpu_ms_a_move']:.1f} ms a move")
     if "bots" in figures:
         print_bots(figures["bots"])
+    for line in figures.get("profile", []):
+        print(line)
 
 
 def print_bots(bots: dict[str, Any]) -> None:
@@ -1010,6 +1027,17 @@ def main() -> int:
     )
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     parser.add_argument(
+        "--pure-python",
+        action="store_true",
+        help="run without the compiled build of the engine and the bots (refused otherwise)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="sample each daphne with py-spy over the measured seconds: raw stacks in this "
+        "folder (roundN/webN.raw) and where the CPU went, printed with each round",
+    )
+    parser.add_argument(
         "--log",
         type=Path,
         default=Path(tempfile.gettempdir()) / f"hearts-load-{os.getpid()}.log",
@@ -1024,8 +1052,24 @@ def main() -> int:
     counts = [int(part) for part in args.tables.split(",")]
     rounds = []
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    from games import compiled
+
+    if args.pure_python:
+        os.environ["HEARTS_PURE_PYTHON"] = "1"  # the site's processes too
+    elif not compiled.in_use():
+        parser.error(
+            "the bots' compiled build is not in use (games/compiled.py): build it with "
+            "./dev setup && .venv/bin/python scripts/compile.py, or measure the source with "
+            "--pure-python"
+        )
+    build = "in use" if compiled.in_use() else "not in use (--pure-python)"
+    print(f"the engine's and the bots' compiled build: {build}")
     with tempfile.TemporaryDirectory(prefix="hearts-load-") as tmp:
         site = start_site(args, Path(tmp))
+        # The clients, this process, give way to the site's processes on a busy machine, so
+        # that their own CPU does not stand in for the site's in the figures.
+        os.nice(CLIENTS_NICE)
+        print(f"the clients run at a lower priority than the site (nice +{CLIENTS_NICE})")
         try:
             for number, count in enumerate(counts):
                 figures = run_round(number, count, args, site)
