@@ -51,10 +51,6 @@ from .table_state import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
-# How long a socket's moves go without looking at its person's sanctions again. A suspension
-# or a ban ends the person's games at once and closes their sockets (moderation/sanctions.py),
-# so a move kept from before one is refused anyway; the look gives the sanction's own reason.
-SANCTIONS_KEPT_SECONDS = 30.0
 # How long a relay counts on another process holding the table after that process last said so
 # (each relay says it as it starts and again as it rejoins its group): while one does, a move's
 # news goes to the table's group, with the fragments everyone sees, rendered once, for it to
@@ -84,7 +80,10 @@ class Screen:
     close: Callable[[int], Awaitable[None]]
     shown: tuple[int, int] | None = None  # (game, version)
     keys: Keys | None = None  # what each fragment shows; None: nothing known
-    checked: float = float("-inf")  # when its person's sanctions were last looked at
+    # Whether its person's sanctions were looked at, on its first move: once is enough. A
+    # suspension or a ban saved later ends the person's games at once and closes their sockets
+    # (moderation/sanctions.py), so no move of this socket comes after one.
+    checked: bool = False
     ready: bool = False  # accepted: news may be pushed to it
     site: str = ""  # the page's scheme and host, "https://hearts.example": for whole links
     language: str = settings.LANGUAGE_CODE  # what it reads (accounts/languages.py)
@@ -342,7 +341,7 @@ class Relay(Room):
             user = move.screen.user
             if move.action == MoveKind.RESIGN or user is None or not user.is_authenticated:
                 return None
-            if time.monotonic() - move.screen.checked > SANCTIONS_KEPT_SECONDS:
+            if not move.screen.checked:
                 return None
             seat = state.seat_of(user)
             if seat is None:
@@ -422,9 +421,9 @@ class Relay(Room):
                 raise services.ServiceError(
                     "You are watching this table: only its players can move"
                 )
-            if time.monotonic() - screen.checked > SANCTIONS_KEPT_SECONDS:
+            if not screen.checked:
                 gates.check_may_play(user)  # type: ignore[arg-type]  # refused in its own words
-                screen.checked = time.monotonic()
+                screen.checked = True
         except services.ServiceError as error:
             return state, [], str(error), None
         resign = move.action == MoveKind.RESIGN

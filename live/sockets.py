@@ -8,22 +8,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
 from accounts import languages
-from moderation import sanctions
+from moderation import gates, sanctions
 
 from .table_state import in_pool
 
 ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
+# How often a process looks at whether the people whose sockets it holds are kept out (a
+# suspension, a ban, a closed account): the net under the account group's message, which
+# closes their sockets at once unless it missed them (Redis down as it was sent). One query a
+# process each time, on no move's path.
+KEPT_OUT_SECONDS = 30.0
 # A socket refused at its handshake (daphne answers it 403): a table or arena that does not
 # exist or that its person may not watch, an address no route takes.
 REFUSED_CODE = 4403
+
+log = logging.getLogger(__name__)
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -61,9 +70,11 @@ class AccountSocket(AsyncWebsocketConsumer):
         if user is not None and user.is_authenticated:
             self.account_group = sanctions.account_group(user.pk)
             await self.channel_layer.group_add(self.account_group, self.channel_name)
+            _Accounts.of_loop().add(self, user.pk)
 
     async def leave_account_group(self) -> None:
         if self.account_group is not None:
+            _Accounts.of_loop().discard(self)
             await self.channel_layer.group_discard(self.account_group, self.channel_name)
 
     async def account_closed(self, event: dict[str, Any]) -> None:
@@ -106,3 +117,46 @@ class PageSocket(AccountSocket):
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         await self.leave_account_group()
+
+
+class _Accounts:
+    """The signed-in sockets of one event loop (a daphne process's), by person, and the look at
+    whether their people are kept out, every ``KEPT_OUT_SECONDS`` while there are any."""
+
+    _of: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Accounts]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self) -> None:
+        self.sockets: dict[AccountSocket, int] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def of_loop(cls) -> _Accounts:
+        loop = asyncio.get_running_loop()
+        accounts = cls._of.get(loop)
+        if accounts is None:
+            accounts = cls._of[loop] = cls()
+        return accounts
+
+    def add(self, socket: AccountSocket, user_id: int) -> None:
+        self.sockets[socket] = user_id
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._look())
+
+    def discard(self, socket: AccountSocket) -> None:
+        self.sockets.pop(socket, None)
+
+    async def _look(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(KEPT_OUT_SECONDS)
+            try:
+                out = await in_pool(gates.kept_out)(set(self.sockets.values()))
+            except Exception as error:  # the next look, then
+                log.warning("the look at kept-out accounts failed: %r", error)
+                continue
+            for socket, user_id in list(self.sockets.items()):
+                if user_id in out:
+                    self.sockets.pop(socket, None)
+                    with contextlib.suppress(Exception):  # closed meanwhile
+                        await socket.close(code=ACCOUNT_CLOSED_CODE)

@@ -4,7 +4,7 @@ answers. What each checks is filled in by the moderation and fair-play code it n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
@@ -13,7 +13,7 @@ from fairplay import penalties
 from games.errors import ServiceError
 from games.models import Game, Table
 
-from .models import Mark, is_marked, sanction_in_force
+from .models import Mark, Sanction, is_marked, sanction_in_force
 
 
 def check_may_sit(user: User, table: Table) -> None:
@@ -67,6 +67,20 @@ def check_may_play(user: User) -> None:
     """Before ``user`` moves in a game (also the bots' and the clock's moves are not asked)."""
     if sanction := sanction_in_force(user):
         raise ServiceError(sanction.notice)
+
+
+def kept_out(user_ids: Iterable[int]) -> set[int]:
+    """Those of ``user_ids`` kept out now: a suspension or a ban in force, or a closed
+    account. One query, for the live layer's look at the people whose sockets it holds."""
+    ids = set(user_ids)
+    if not ids:
+        return set()
+    in_force = Sanction.objects.in_force().filter(user_id__in=ids).order_by()
+    sanctioned = in_force.values_list("user_id", flat=True)
+    closed = (
+        User.objects.filter(pk__in=ids, is_active=False).order_by().values_list("pk", flat=True)
+    )
+    return set(sanctioned.union(closed))
 
 
 def may_be_rated(users: Sequence[User]) -> bool:
