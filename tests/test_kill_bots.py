@@ -331,10 +331,23 @@ ERRORS = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|Exception")
 
 
 def log_errors(log: Path) -> list[str]:
-    """The lines of the site's log that tell of an error or an exception."""
+    """The lines of the site's log that tell of an error or an exception, each with the lines
+    of its traceback after it, to the exception's own (so that a failure says what it was)."""
     if not log.exists():
         return []
-    return [line for line in log.read_text(errors="replace").splitlines() if ERRORS.search(line)]
+    lines = log.read_text(errors="replace").splitlines()
+    found = []
+    for number, line in enumerate(lines):
+        if ERRORS.search(line) and not line.startswith((" ", "\t")):
+            told = [line]
+            for after in lines[number + 1 : number + 60]:
+                if not after.startswith((" ", "\t")) and "Traceback" not in line:
+                    break
+                told.append(after)
+                if not after.startswith((" ", "\t")):  # the exception itself
+                    break
+            found.append("\n".join(told))
+    return found
 
 
 def main() -> int:
