@@ -108,6 +108,13 @@ def register(tab: Tab, username: str = "") -> str:
     return username
 
 
+def waiting_table_shown(page: Any) -> None:
+    """A waiting table's page is settled: its socket sent it whole, as it does on connecting to
+    a table without a game. A seating button clicked before that may be on the form the push
+    replaces, and its click lost with it (seen once under load)."""
+    page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
+
+
 def start_game(tab: Tab) -> None:
     """From the lobby: "Play now against three bots", then wait for the live table."""
     page = tab.page

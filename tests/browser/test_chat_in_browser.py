@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, Tab, open_tab
-from .helpers import STEP_MS, register, staff_page
+from .helpers import STEP_MS, register, staff_page, waiting_table_shown
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +82,7 @@ class Table:
 
 def _sit(person: Person, url: str) -> None:
     person.page.goto(url)
+    waiting_table_shown(person.page)
     person.page.get_by_role("button", name="Sit here").first.click()
     person.page.get_by_role("button", name="Leave my seat").wait_for()
 
@@ -101,6 +102,7 @@ def table(browser: Any, live_site: str) -> Iterator[Table]:
         _sit(bob, url)
         _sit(cara, url)
         ann.page.reload()
+        waiting_table_shown(ann.page)
         ann.page.get_by_role("button", name="Fill empty seats with bots").click()
         ann.page.get_by_role("button", name="Start the game").click()
         for player in (ann, bob, cara):

@@ -31,6 +31,7 @@ from .helpers import (
     register,
     start_game,
     wait_for_bot_passes,
+    waiting_table_shown,
 )
 
 pytestmark = pytest.mark.browser
@@ -170,6 +171,7 @@ def create_table(tab: Tab, preset: str = "", players: str = "") -> str:
 
 
 def fill_and_start(page: Any) -> None:
+    waiting_table_shown(page)
     fill = page.get_by_role("button", name="Fill empty seats with bots")
     fill.click()
     # The page filled, with nothing left to fill: Start is the new page's, not the old one's.
@@ -268,6 +270,7 @@ def test_on_a_desktop_nothing_overlaps_and_the_cards_you_passed_are_marked(
     address = create_table(tab)
     register(second_tab)
     guest.goto(address)
+    waiting_table_shown(guest)
     guest.get_by_role("button", name="Sit here").first.click()
     guest.locator("#seating").wait_for()
     host.reload()
@@ -461,6 +464,7 @@ def test_each_screen_sees_its_own_seat_at_the_bottom_and_the_words_meant_for_it(
         guest, watcher = guest_tab.page, watcher_tab.page
         guest_name = register(guest_tab)
         guest.goto(address)
+        waiting_table_shown(guest)
         guest.get_by_role("button", name="Sit here").nth(1).click()  # the third seat: seat 2
         guest.locator("#seating").wait_for()
         host.reload()

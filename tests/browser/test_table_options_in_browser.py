@@ -18,7 +18,14 @@ import pytest
 
 from . import axe
 from .conftest import Tab, open_tab
-from .helpers import PLAY_OR_FLASH, STEP_MS, hand_cards, register, wait_card_gone
+from .helpers import (
+    PLAY_OR_FLASH,
+    STEP_MS,
+    hand_cards,
+    register,
+    wait_card_gone,
+    waiting_table_shown,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -140,6 +147,7 @@ def test_a_short_match_ends_with_places_totals_and_links_to_its_pages(tab: Tab) 
     page.get_by_label("Target").fill("25")
     _create_table(page)
     assert "to 25" in page.locator(".rules-summary").inner_text()
+    waiting_table_shown(page)
     fill = page.get_by_role("button", name="Fill empty seats with bots")
     fill.click()
     fill.wait_for(state="detached")  # the filled page's Start, not the one before it
@@ -191,6 +199,7 @@ def test_the_host_closes_a_waiting_table_and_it_leaves_the_lobby(
         register(bob)
         assert bob.page.locator(f"#table-list a[href='{table_path}']").count() == 1
         bob.page.goto(table_path)
+        waiting_table_shown(bob.page)
         bob.page.get_by_role("button", name="Sit here").first.click()
         bob.page.get_by_role("button", name="Leave my seat").wait_for(timeout=STEP_MS)
         bob.page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)
