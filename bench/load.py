@@ -1056,13 +1056,14 @@ def main() -> int:
 
     if args.pure_python:
         os.environ["HEARTS_PURE_PYTHON"] = "1"  # the site's processes too
-    elif not compiled.in_use():
+    built = compiled.in_use()
+    if not built and not args.pure_python:
         parser.error(
             "the bots' compiled build is not in use (games/compiled.py): build it with "
             "./dev setup && .venv/bin/python scripts/compile.py, or measure the source with "
             "--pure-python"
         )
-    build = "in use" if compiled.in_use() else "not in use (--pure-python)"
+    build = "in use" if built else "not in use (--pure-python)"
     print(f"the engine's and the bots' compiled build: {build}")
     with tempfile.TemporaryDirectory(prefix="hearts-load-") as tmp:
         site = start_site(args, Path(tmp))

@@ -20,6 +20,7 @@ from django.utils import translation
 from accounts import languages
 from moderation import gates, sanctions
 
+from .rooms import quietly
 from .table_state import in_pool
 
 ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
@@ -158,5 +159,4 @@ class _Accounts:
             for socket, user_id in list(self.sockets.items()):
                 if user_id in out:
                     self.sockets.pop(socket, None)
-                    with contextlib.suppress(Exception):  # closed meanwhile
-                        await socket.close(code=ACCOUNT_CLOSED_CODE)
+                    await quietly(socket.close(code=ACCOUNT_CLOSED_CODE))

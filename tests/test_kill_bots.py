@@ -338,15 +338,13 @@ def log_errors(log: Path) -> list[str]:
     lines = log.read_text(errors="replace").splitlines()
     found = []
     for number, line in enumerate(lines):
-        if ERRORS.search(line) and not line.startswith((" ", "\t")):
-            told = [line]
-            for after in lines[number + 1 : number + 60]:
-                if not after.startswith((" ", "\t")) and "Traceback" not in line:
-                    break
-                told.append(after)
-                if not after.startswith((" ", "\t")):  # the exception itself
-                    break
-            found.append("\n".join(told))
+        if not ERRORS.search(line):
+            continue
+        if "Traceback" in line:  # its frames, indented, then the exception's own line
+            rest = lines[number + 1 : number + 60]
+            frames = next((i for i, after in enumerate(rest) if not after[:1].isspace()), -1)
+            line = "\n".join([line, *rest[: frames + 1]])
+        found.append(line)
     return found
 
 

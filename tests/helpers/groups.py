@@ -33,8 +33,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def module_of(item: pytest.Item) -> str:
-    return item.nodeid.split("::", 1)[0]
+def module_of(nodeid: str) -> str:
+    """The module of a test's id: ``tests/test_a.py`` of ``tests/test_a.py::test_b[1]``."""
+    return nodeid.split("::", 1)[0]
 
 
 def deal(modules: list[str], durations: dict[str, float], groups: int) -> list[list[str]]:
@@ -64,10 +65,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not 1 <= group <= groups:
         raise pytest.UsageError(f"--group must be from 1 to {groups}")
     durations = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
-    modules = list(dict.fromkeys(module_of(item) for item in items))
+    modules = list(dict.fromkeys(module_of(item.nodeid) for item in items))
     mine = set(deal(modules, durations, groups)[group - 1])
-    kept = [item for item in items if module_of(item) in mine]
-    config.hook.pytest_deselected(items=[item for item in items if module_of(item) not in mine])
+    kept, left = [], []
+    for item in items:
+        (kept if module_of(item.nodeid) in mine else left).append(item)
+    config.hook.pytest_deselected(items=left)
     items[:] = kept
 
 
@@ -76,7 +79,7 @@ class _Timer:
         self.seconds: dict[str, float] = defaultdict(float)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.seconds[report.nodeid.split("::", 1)[0]] += report.duration
+        self.seconds[module_of(report.nodeid)] += report.duration
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """The modules of this run with their new times, the others' as they were."""
