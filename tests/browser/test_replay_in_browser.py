@@ -31,6 +31,7 @@ def test_the_replay_steps_by_keyboard_and_fits_a_phone(tab: Tab) -> None:
     page.goto(f"/games/?player={username}")
     page.locator("a[href^='/g/']").first.click()
     page.locator("#replay-step").wait_for(timeout=STEP_MS)
+    page.wait_for_load_state("load")  # its script and htmx listen for the keys: not before
     first = _step(page)
     address = page.url.split("?")[0]
 
@@ -76,6 +77,7 @@ def test_the_replays_address_names_the_step_shown_and_reloading_it_shows_that_st
     page.goto(f"/games/?player={username}")
     page.locator("a[href^='/g/']").first.click()
     page.locator("#replay-step").wait_for(timeout=STEP_MS)
+    page.wait_for_load_state("load")  # its script and htmx listen for the keys: not before
 
     def go(action: Any) -> None:
         before = _step(page)

@@ -176,6 +176,7 @@ def fill_and_start(page: Any) -> None:
     fill.click()
     # The page filled, with nothing left to fill: Start is the new page's, not the old one's.
     fill.wait_for(state="detached")
+    waiting_table_shown(page)  # the filled page's own socket, as for Fill
     page.get_by_role("button", name="Start the game").click()
     page.locator("#board").wait_for()
     page.wait_for_function("() => window.__wsOpens > 0", timeout=STEP_MS)

@@ -151,6 +151,7 @@ def test_a_short_match_ends_with_places_totals_and_links_to_its_pages(tab: Tab) 
     fill = page.get_by_role("button", name="Fill empty seats with bots")
     fill.click()
     fill.wait_for(state="detached")  # the filled page's Start, not the one before it
+    waiting_table_shown(page)  # the filled page's own socket, as for Fill
     page.get_by_role("button", name="Start the game").click()
     page.locator("#board").wait_for(timeout=STEP_MS)
 
