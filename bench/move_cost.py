@@ -5,7 +5,8 @@ a long match and late in it.
 Each move goes the way a move from a table's socket goes (live/relays.py, ``Relay._make``):
 judged against the table's state in memory, written in one conditional statement, then the news
 for the other processes and every screen's push. Round trips are the SQL statements the move
-sends (counted by Django); renders are the board's fragments rendered (live/fragments.py). The
+sends (counted by Django); renders are the template engine's renders of the board's fragments
+and of their pieces (live/fragments.py, live/pieces.py). The
 screens are kept up to date as their sockets' would be, so each move pushes only what changed.
 
 Four people play one Standard match with the target raised to 500 points; the figures are of
@@ -76,7 +77,7 @@ class Table:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
-        from live import fragments, relays
+        from live import fragments, pieces, relays
 
         state = self.relay.state
         assert state is not None and state.running is not None
@@ -87,7 +88,7 @@ class Table:
         assert state.game is not None
         done: asyncio.Future[None] = asyncio.Future(loop=_loop)
         move = relays._Move(mover, kind, cards, choice, state.game.version, done)
-        renders = fragments.renders
+        renders = fragments.renders + pieces.renders
         with CaptureQueriesContext(connection) as queries:
             start = time.process_time()
             new, pushes, error, news = self.relay._make(move, self.screens)
@@ -98,7 +99,7 @@ class Table:
         self.relay.state = new
         for screen, push in pushes:
             screen.shown, screen.keys = push.shown, push.keys
-        return len(queries), fragments.renders - renders, cpu
+        return len(queries), fragments.renders + pieces.renders - renders, cpu
 
 
 _loop = asyncio.new_event_loop()

@@ -32,8 +32,8 @@ from typing import Any, Final
 
 from django.utils.functional import lazy
 from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games.engine import (
     ALL_CARDS,
@@ -64,6 +64,26 @@ QUEEN: Final = Card.parse("QS")
 JACK: Final = Card.parse("JD")
 _STANDARD: Final = Rules()
 MINUS: Final = "\N{MINUS SIGN}"
+
+
+def in_each_language(function: Callable[..., str]) -> Callable[..., str]:
+    """``function``, whose words follow from its arguments and the active language alone, worked
+    out once a process for each: the board's words a move (a seat's facts, a card's refusal) are
+    asked for again and again, each time through the catalogs."""
+    kept: dict[tuple[Any, ...], str] = {}
+
+    def worded(*args: Any, **kwargs: Any) -> str:
+        slot = (get_language(), args, tuple(kwargs.items()))
+        text = kept.get(slot)
+        if text is None:
+            if len(kept) >= 4096:
+                kept.clear()
+            text = kept[slot] = function(*args, **kwargs)
+        return text
+
+    worded.__doc__ = function.__doc__
+    worded.__wrapped__ = function  # type: ignore[attr-defined]
+    return worded
 
 
 def _fill(text: object, values: Mapping[str, object]) -> str:
@@ -259,6 +279,7 @@ ENGINE_ERRORS: dict[str, Any] = {
 }
 
 
+@in_each_language
 def refusal_text(text: str) -> str:
     """The engine's words for a refusal (``Hand.why_not``, an error's message) in the page's
     language; other words as they are.

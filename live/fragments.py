@@ -9,8 +9,11 @@ table so that its viewer's seat sits at the bottom (static/css/table.css). A fra
 context: the player's own hand and buttons.
 
 A fragment is pushed to a screen only when its key differs from the key of what the screen
-shows: the key holds the context's values the fragment shows. The clock's seconds are left
-out: the page counts them down itself from the deadline, which is in the key.
+shows: the key holds the context's values the fragment shows (a seat's own, what the engine
+says of the seat: live/table_context.py, ``seat_shows``). The clock's seconds are left out: the
+page counts them down itself from the deadline, which is in the key. The fragments that go out
+with most moves (the board's state, the seats, the trick, a hand) are pieces (live/pieces.py):
+made from stencils rendered once a process, not by the template engine at each move.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from enum import Enum
 from typing import Any
 
 from django.template.loader import render_to_string
+
+from .pieces import Pieces
 
 Context = dict[str, Any]
 Keys = dict[str, str]
@@ -36,30 +41,32 @@ class Fragment:
     id: str
     audience: Audience
     key: Callable[[Context], Hashable]
+    # A fragment that goes out with most moves is a piece (live/pieces.py): its partial reads one
+    # value of the context, made of pieces already, and is rendered once a process for each
+    # shape of it, not once a move.
+    piece: Pieces | None = None
 
     @property
     def partial(self) -> str:
         return f"games/table.html#{self.id}"
 
     def render(self, context: Context) -> str:
+        if self.piece is not None:
+            return self.piece(context[self.piece.name])
         global renders
         renders += 1
         return render_to_string(self.partial, context)
+
+
+def _piece(fragment: str, name: str, *slots: str) -> Pieces:
+    return Pieces(f"games/table.html#{fragment}", name, slots=slots, most=1024)
 
 
 renders = 0  # fragments rendered by this process: bench/move_cost.py reads it
 
 
 def _board_state(c: Context) -> Hashable:
-    view = c["view"]
-    return (
-        c["game"].pk,
-        c["version"],
-        view.phase,
-        view.hand_number,
-        view.hearts_broken,
-        c["to_play"],
-    )
+    return c["board_state"]
 
 
 def _trick(c: Context) -> Hashable:
@@ -67,35 +74,36 @@ def _trick(c: Context) -> Hashable:
     return repr((c["trick"], c["completed_trick"], c["last_trick"], view.phase, view.hand_number))
 
 
-def _my_hand(c: Context) -> Hashable:
-    view = c["view"]
-    return repr(
-        (
-            c["me"],
-            c["hand_cards"],
-            view.my_turn,
-            c["passing"],
-            c["my_pass_done"],
-            view.direction,
-            view.passed,
-        )
+# A seat's own fragments are keyed by what the engine says of the seat (live/table_context.py,
+# ``seat_shows``), not by their context, which is made only to render them.
+
+
+def _my_hand(s: Context) -> Hashable:
+    return (
+        s["me"],
+        s["hand"],
+        s["my_turn"],
+        s["legal"],
+        s["reasons"],
+        s["received"],
+        s["passed"],
+        s["direction"],
+        s["passing"],
+        s["my_pass_done"],
     )
 
 
-def _controls(c: Context) -> Hashable:
-    view = c["view"]
-    return repr(
-        (
-            c["has_last_trick"],
-            c["me"],
-            c["game"].is_over,
-            c["passing"],
-            c["my_pass_done"],
-            view.phase,
-            view.my_turn,
-            c["moon_choice"],
-            view.direction,
-        )
+def _controls(s: Context) -> Hashable:
+    return (
+        s["has_last_trick"],
+        s["me"],
+        s["over"],
+        s["passing"],
+        s["my_pass_done"],
+        s["phase"],
+        s["my_turn"],
+        s["moon_choice"],
+        s["direction"],
     )
 
 
@@ -104,7 +112,12 @@ def _scores(c: Context) -> Hashable:
 
 
 FRAGMENTS: tuple[Fragment, ...] = (
-    Fragment("board-state", Audience.EVERYONE, _board_state),
+    Fragment(
+        "board-state",
+        Audience.EVERYONE,
+        _board_state,
+        _piece("board-state", "board_state", "game", "version", "turn", "hand"),
+    ),
     Fragment("status", Audience.EVERYONE, lambda c: c["status"]),
     Fragment(
         "hand-end",
@@ -116,9 +129,29 @@ FRAGMENTS: tuple[Fragment, ...] = (
         "seats",
         Audience.EVERYONE,
         lambda c: repr((c["players"], c["passing"], c["deadline_ms"])),
+        _piece("seats", "seats", "plates"),
     ),
-    Fragment("trick", Audience.EVERYONE, _trick),
-    Fragment("my-hand", Audience.SEAT, _my_hand),
+    Fragment(
+        "trick",
+        Audience.EVERYONE,
+        _trick,
+        _piece("trick", "on_table", "hand", "cards", "completed", "last"),
+    ),
+    Fragment(
+        "my-hand",
+        Audience.SEAT,
+        _my_hand,
+        _piece(
+            "my-hand",
+            "my_hand",
+            "me",
+            "pass_target",
+            "direction",
+            "buttons",
+            "refusals",
+            "passed_words",
+        ),
+    ),
     Fragment("controls", Audience.SEAT, _controls),
     Fragment("result", Audience.EVERYONE, lambda c: tuple(c["result_rows"])),
     Fragment("scores", Audience.EVERYONE, _scores),

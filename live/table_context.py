@@ -12,16 +12,12 @@ its cards and refusals, are put in that language there).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.safestring import SafeString
 
 from games import words
 from games.engine import (
@@ -39,8 +35,10 @@ from games.engine import (
 from games.models import Game, GamePlayer
 from games.selectors import rating_changes, seat_among
 from learn.reasons import anchor_for
+from learn.rules_pages import rules_url
 
 from . import table_words
+from .pieces import Pieces
 
 
 class _Shown:
@@ -164,18 +162,19 @@ class CardInfo(_Shown):
 
 @dataclass(frozen=True)
 class PlayedCard(_Shown):
-    """A card on the table, by the seat that played it."""
+    """A card on the table, by the seat that played it: a piece of the trick's fragment
+    (live/pieces.py), so it holds only what it shows."""
 
-    player: PlayerInfo
+    seat: int
+    name: str  # of the seat's player
     card: Card
     took: bool = False  # of a completed trick: this card took it
+    looked_back: bool = False  # shown again by the Last trick button: not news to announce
 
     @property
     def classes(self) -> str:
         """Its classes besides ``played card``: suit, the seat it comes from, whether it took."""
-        return f"suit-{self.card.suit.char} from-at-{self.player.seat}" + (
-            " took" if self.took else ""
-        )
+        return f"suit-{self.card.suit.char} from-at-{self.seat}" + (" took" if self.took else "")
 
     @property
     def symbol(self) -> str:
@@ -184,12 +183,12 @@ class PlayedCard(_Shown):
     @property
     def title(self) -> str:
         """Its tooltip: "Q♣ from Bob"."""
-        return table_words.played_by(self.card.display, self.player.name)
+        return table_words.played_by(self.card.display, self.name)
 
     @property
     def spoken(self) -> str:
         """What a screen reader says of it: "queen of clubs from Bob"."""
-        return table_words.played_by(words.card_name(self.card), self.player.name)
+        return table_words.played_by(words.card_name(self.card), self.name)
 
     @property
     def called(self) -> str:
@@ -199,13 +198,142 @@ class PlayedCard(_Shown):
 
 
 @dataclass(frozen=True)
+class SeatPlate(_Shown):
+    """A seat's plate as the seats' fragment shows it: a piece (live/pieces.py) whose name,
+    facts and clock are slots. Only the seat the table waits on, a person's, shows the clock."""
+
+    seat: int
+    name: str
+    is_bot: bool
+    facts: str  # "13 cards · 1 point · total 20", the total never over two lines
+    passed: bool
+    to_play: bool
+    passing: bool
+    clock: bool = False
+    deadline_ms: str = ""
+    seconds_left: str = ""
+
+    @property
+    def classes(self) -> str:
+        """Its classes besides ``seat``: its number, and whether it is to play."""
+        return f"at-{self.seat}" + (" to-play" if self.to_play else "")
+
+
+# The pieces of the board's fragments (live/pieces.py): a hand's buttons, the cards on the
+# table, the seats' plates.
+CARD_BUTTONS = Pieces("games/table.html#card-button", "c")
+PLAYED_CARDS = Pieces("games/table.html#played-card", "p", slots=("name",))
+SEAT_PLATES = Pieces(
+    "games/table.html#seat-plate", "s", slots=("name", "facts", "deadline_ms", "seconds_left")
+)
+
+
+@dataclass(frozen=True)
+class BoardState(_Shown):
+    """What #board-state says of the table (the page's scripts read it): a fragment made as a
+    piece (live/fragments.py), its numbers slots."""
+
+    game: str
+    version: str
+    phase: str
+    turn: str  # the seat to play, or ""
+    hand: str
+    hearts_broken: bool
+
+
+@dataclass(frozen=True)
+class Seats(_Shown):
+    """The seats' fragment: its plates (:class:`SeatPlate`), a slot."""
+
+    plates: SafeString
+
+
+@dataclass(frozen=True)
+class OnTable(_Shown):
+    """The trick's fragment: the cards of the trick under way, or the trick just taken, and the
+    last trick to look at again; each made of pieces already, a slot."""
+
+    hand: str
+    playing: bool
+    has_cards: bool
+    cards: SafeString
+    is_completed: bool
+    completed: SafeString
+    has_last: bool
+    last: SafeString
+
+
+@dataclass(frozen=True)
+class RefusalLinks(_Shown):
+    """The reasons among a hand's refused cards, in words, each with its rule's anchor on the
+    table's rules page (``rules_url``)."""
+
+    links: tuple[tuple[str, str], ...]
+    rules_url: str
+
+
+@dataclass(frozen=True)
+class MyHand(_Shown):
+    """A seat's hand fragment: its buttons and refusals (pieces already), the seat, its pass."""
+
+    seated: bool
+    me: str
+    my_turn: bool
+    received: bool  # cards were passed to it: the page marks from whom
+    pass_target: str
+    choosing: bool  # to choose the cards to pass
+    direction: str  # of the pass, in words
+    buttons: SafeString
+    has_refusals: bool
+    refusals: SafeString
+    shows_passed: bool
+    passed_words: str
+
+
+COMPLETED_TRICKS = Pieces("games/table.html#completed-trick", "completed_trick")
+LAST_TRICKS = Pieces("games/table.html#last-trick", "last_trick")
+REFUSALS = Pieces("games/table.html#refusal-links", "refusals")
+
+
+def seat_plates(infos: list[PlayerInfo], passing: bool, game: Game) -> SafeString:
+    deadline, seconds = _deadline_ms(game), _seconds_left(game)
+    return SEAT_PLATES.join(
+        SeatPlate(
+            info.seat,
+            info.name,
+            info.is_bot,
+            info.plate_facts,
+            info.passed,
+            info.to_play,
+            passing,
+            *(
+                (True, str(deadline), str(seconds))
+                if info.on_the_clock and deadline and not info.is_bot
+                else ()
+            ),
+        )
+        for info in infos
+    )
+
+
+@dataclass(frozen=True)
 class TrickShown(_Shown):
     """A completed trick on screen: each card by the seat that played it, and who took it."""
 
     key: str  # hand and trick, "2-5": the page tells one trick from the next by it
-    cards: list[PlayedCard]
+    cards: tuple[PlayedCard, ...]
     taker: Worded  # "Bob takes the trick: 2 points", "You take the trick: 2 points" for Bob
     past_hand: bool  # the last trick of the hand before, shown until this hand's first card
+
+    @property
+    def pieces(self) -> SafeString:
+        """Its cards as the table shows them, the trick just taken."""
+        return PLAYED_CARDS.join(self.cards)
+
+    @property
+    def pieces_looked_back(self) -> SafeString:
+        """Its cards as the Last trick button shows them again."""
+        return PLAYED_CARDS.join(replace(card, looked_back=True) for card in self.cards)
 
 
 @dataclass(frozen=True)
@@ -268,13 +396,26 @@ def public_context(game: Game, match: Match, players: list[GamePlayer]) -> dict[
         )
         for seat in range(match.players)
     ]
+    trick = [PlayedCard(seat, infos[seat].name, card) for seat, card in view.trick]
+    shown = _tricks_shown(match, view, infos)
+    to_play = None if over or passing or view.turn < 0 else view.turn
     return {
+        "board_state": BoardState(
+            str(game.pk),
+            str(game.version),
+            str(view.phase),
+            "" if to_play is None else str(to_play),
+            str(view.hand_number),
+            view.hearts_broken,
+        ),
+        "on_table": _on_table(view, trick, shown),
         "game": game,
         "view": view,
         "players": infos,
-        "to_play": None if over or passing or view.turn < 0 else view.turn,
-        "trick": [PlayedCard(infos[seat], card) for seat, card in view.trick],
-        **_tricks_shown(match, view, infos),
+        "to_play": to_play,
+        "trick": trick,
+        "seats": Seats(seat_plates(infos, passing and not over, game)),
+        **shown,
         "hand_taken": _hand_taken(match, infos),
         "passing": passing and not over,
         "hand_rows": [list(points) for points in view.hand_points],
@@ -314,20 +455,96 @@ def private_context(
         for index, card in enumerate(view.hand)
     ]
     over = game.is_over
+    passing = view.phase is Phase.PASSING and not over
+    my_pass_done = me is not None and view.has_passed[me]
+    direction = words.direction_words(view.direction)
+    passed_words = table_words.you_passed(view.passed, view.direction) if view.passed else ""
+    links = _refusal_links(view) if view.my_turn else []
     return {
         "game": game,
         "view": view,
         "me": me,
         "hand_cards": hand,
-        "hand_buttons": hand_buttons(hand),
-        "refusal_links": _refusal_links(view) if view.my_turn else [],
-        "pass_direction": words.direction_words(view.direction),
-        "passed_words": table_words.you_passed(view.passed, view.direction) if view.passed else "",
-        "passing": view.phase is Phase.PASSING and not over,
-        "my_pass_done": me is not None and view.has_passed[me],
+        "my_hand": MyHand(
+            seated=me is not None,
+            me="" if me is None else str(me),
+            my_turn=view.my_turn,
+            received=bool(view.received),
+            pass_target="" if view.pass_target is None else str(view.pass_target),
+            choosing=passing and not my_pass_done,
+            direction=direction,
+            buttons=CARD_BUTTONS.join(hand),
+            has_refusals=bool(links),
+            refusals=REFUSALS.join([RefusalLinks(tuple(links), rules_url(match.rules))])
+            if links
+            else SafeString(""),
+            shows_passed=bool(view.passed) and passing,
+            passed_words=passed_words,
+        ),
+        "pass_direction": direction,
+        "passed_words": passed_words,
+        "passing": passing,
+        "my_pass_done": my_pass_done,
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,
-        "has_last_trick": _last_trick_to_look_at(match, view) is not None,
+        "has_last_trick": _last_trick_to_look_at(match, bool(view.trick)) is not None,
     }
+
+
+def seat_shows(game: Game, match: Match, me: int | None) -> dict[str, Any]:
+    """What a seat's own fragments (its hand, its buttons) show, read from the engine as
+    :func:`private_context` reads it, without making their words or their cards' views: the
+    keys of those fragments (live/fragments.py), worked out for every seat at every move."""
+    hand = match.hand
+    over = game.is_over
+    passing = hand.phase is Phase.PASSING and not over
+    turn = -1 if match.result is not None else hand.turn
+    my_turn = me is not None and turn == me
+    if me is None:
+        mine: dict[str, Any] = {
+            "hand": (),
+            "legal": (),
+            "reasons": (),
+            "received": (),
+            "passed": (),
+            "my_pass_done": False,
+        }
+    else:
+        playing = hand.phase is Phase.PLAYING and match.result is None
+        mine = {
+            "hand": tuple(card.index for card in hand.holding(me)),
+            "legal": tuple(c.index for c in hand.legal_plays(me)) if my_turn else (),
+            "reasons": tuple((c.index, r) for c, r in hand.reasons(me).items()) if playing else (),
+            "received": tuple(c.index for c in hand.received(me) or ()),
+            "passed": tuple(c.index for c in hand.passed(me) or ()),
+            "my_pass_done": hand.has_passed(me),
+        }
+    return {
+        "me": me,
+        "over": over,
+        "phase": hand.phase,
+        "my_turn": my_turn,
+        "direction": hand.direction,
+        "passing": passing,
+        "moon_choice": hand.phase is Phase.MOON_CHOICE and turn == me and not over,
+        "has_last_trick": _last_trick_to_look_at(match, bool(hand.current_trick)) is not None,
+        **mine,
+    }
+
+
+def _on_table(
+    view: SeatView, trick: list[PlayedCard], shown: dict[str, TrickShown | None]
+) -> OnTable:
+    completed, again = shown["completed_trick"], shown["last_trick"]
+    return OnTable(
+        hand=str(view.hand_number),
+        playing=view.phase is Phase.PLAYING,
+        has_cards=bool(trick),
+        cards=PLAYED_CARDS.join(trick),
+        is_completed=completed is not None,
+        completed=SafeString("") if completed is None else COMPLETED_TRICKS.join([completed]),
+        has_last=again is not None,
+        last=SafeString("") if again is None else LAST_TRICKS.join([again]),
+    )
 
 
 def _refusal_links(view: SeatView) -> list[tuple[str, str]]:
@@ -342,24 +559,13 @@ def _refusal_links(view: SeatView) -> list[tuple[str, str]]:
     return list(links.items())
 
 
-def hand_buttons(hand: Iterable[CardInfo]) -> SafeString:
-    """The buttons of a hand's cards, each rendered once a process for all the hands that show
-    it the same way (in the same language): a hand goes out with most pushes, and a card's
-    button, of the board's markup, cost the most to render."""
-    language = get_language()
-    return mark_safe("".join(_card_button(card, language) for card in hand))
-
-
-@lru_cache(maxsize=8192)  # 52 cards, each shown a few dozen ways at most, in a few languages
-def _card_button(card: CardInfo, language: str | None) -> str:
-    return render_to_string("games/table.html#card-button", {"c": card})
-
-
-def _last_trick_to_look_at(match: Match, view: SeatView) -> LastTrick | None:
+def _last_trick_to_look_at(match: Match, under_way: bool) -> LastTrick | None:
     """The trick a player may look at again (the "Last trick" button): this hand's latest,
-    while the next is under way."""
+    while the next is ``under_way``."""
+    if not under_way:
+        return None
     latest = last_trick(match)
-    if latest is None or not view.trick or latest.hand_number != match.hand.number:
+    if latest is None or latest.hand_number != match.hand.number:
         return None
     return latest
 
@@ -370,7 +576,7 @@ def _tricks_shown(
     """The completed trick on the table while the next is not led yet, and the one a player
     may look at again (the "Last trick" button) while the next is under way."""
     if view.trick:
-        again = _last_trick_to_look_at(match, view)
+        again = _last_trick_to_look_at(match, True)
         return {
             "completed_trick": None,
             "last_trick": None if again is None else _trick_shown(again, match, infos),
@@ -386,10 +592,10 @@ def _trick_shown(latest: LastTrick, match: Match, infos: list[PlayerInfo]) -> Tr
     winner = infos[latest.trick.winner]
     return TrickShown(
         key=f"{latest.hand_number}-{latest.number}",
-        cards=[
-            PlayedCard(infos[seat], card, seat == winner.seat)
+        cards=tuple(
+            PlayedCard(seat, infos[seat].name, card, seat == winner.seat)
             for seat, card in latest.cards_by_seat(match.players)
-        ],
+        ),
         taker=Worded(
             others=table_words.takes(winner.name),
             yours=str(table_words.YOU_TAKE),

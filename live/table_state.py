@@ -30,7 +30,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import selectors, words
-from games.engine import Match, Phase
+from games.engine import Match
 from games.models import Game, GamePlayer, Table
 from games.selectors import Viewer
 from games.services import Running
@@ -107,6 +107,8 @@ def close_pool_connections() -> None:
 Variant = tuple[int | None, int | None, str, str, str]
 SPECTATOR: Variant = (None, None, "", "", settings.LANGUAGE_CODE)  # without an invite code
 PUBLIC = ("public", "", settings.LANGUAGE_CODE)  # what everyone sees, without a code
+# How many renders a table keeps for the versions to come (:attr:`TableState._rendered`).
+RENDERED_KEPT = 256
 
 
 @dataclass
@@ -122,10 +124,10 @@ class TableState:
     _html: dict[tuple[str, Hashable], str] = field(default_factory=dict)
     before: Keys = field(default_factory=dict)  # a spectator's keys at the version before
     _offered: dict[str, tuple[str, str]] = field(default_factory=dict)  # id: (key, HTML)
-    # A viewer's own fragments' keys at the version before, with what they were worked out
-    # from (:meth:`_seat_state`): kept while that is the same, instead of working them out again.
-    _seat_states: dict[Variant, Hashable] = field(default_factory=dict)
-    _carried: dict[Variant, tuple[Hashable, Keys]] = field(default_factory=dict)
+    # The fragments rendered at this table, by fragment, viewer and key, kept from one version to
+    # the next: a fragment whose key comes back (a player's buttons on each turn, the status
+    # line as the turn goes round) is not rendered again. A key holds all its fragment shows.
+    _rendered: dict[tuple[str, Hashable, str], str] = field(default_factory=dict)
 
     @property
     def game(self) -> Game | None:
@@ -153,12 +155,6 @@ class TableState:
     def moved(self) -> None:
         """The game moved on in place: what was rendered for the version before is dropped."""
         self.before = {**self._keys.get(PUBLIC, {}), **self._keys.get(SPECTATOR, {})}
-        self._carried = {
-            variant: (seat_state, self._keys[variant])
-            for variant, seat_state in self._seat_states.items()
-            if variant in self._keys
-        }
-        self._seat_states = {}
         self._contexts.clear()
         self._keys.clear()
         self._html.clear()
@@ -234,43 +230,13 @@ class TableState:
             self._keys[("public", code, language)] = public
         private = self._keys.get(variant)
         if private is None:
-            seat_state = self._seat_state(variant[0])
-            carried = self._carried.get(variant)
-            if carried is not None and carried[0] == seat_state:
-                private = carried[1]
-            else:
-                context = self.private_context(variant, user)
-                with translation.override(variant[4]):
-                    private = fragments.keys_of(fragments.PRIVATE, context)
-            self._keys[variant] = private
-            self._seat_states[variant] = seat_state
+            # Read from the engine, without the seat's context: that is made only to render
+            # a fragment of its own whose key changed.
+            game, match = self.game, self.match
+            assert game is not None and match is not None
+            shows = table_context.seat_shows(game, match, variant[0])
+            private = self._keys[variant] = fragments.keys_of(fragments.PRIVATE, shows)
         return {**public, **private}
-
-    def _seat_state(self, me: int | None) -> Hashable:
-        """Everything a seat's own fragments (its hand, its buttons: the private context of
-        live/table_context.py) show, read cheaply from the engine: while it stays the same
-        from one version to the next, so do their keys. On a card played, that is every seat
-        but the one who played it and the one whose turn comes. A seat's cards may be
-        playable or refused, and why, only on its turn (Hand.legal_plays, Hand.refusal), which
-        this holds; a spectator's own fragments show only the Last trick and the game's end."""
-        game, match = self.game, self.match
-        assert game is not None and match is not None
-        hand = match.hand
-        mine: Hashable = ()
-        if me is not None:
-            mine = (
-                tuple(hand.holding(me)),
-                hand.turn == me,
-                hand.phase is Phase.PASSING and hand.has_passed(me),
-            )
-        return (
-            game.pk,
-            game.is_over,
-            hand.number,
-            hand.phase,
-            bool(hand.trick) and bool(hand.tricks),  # the Last trick button
-            mine,
-        )
 
     def fragment(self, fragment: fragments.Fragment, variant: Variant, user: Viewer) -> str:
         """The fragment's HTML for the viewer of ``variant``, rendered once for all alike."""
@@ -283,12 +249,20 @@ class TableState:
             if key == self.keys(variant, user)[fragment.id]:
                 html = self._html[slot] = offered
         if html is None:
-            if public:
-                context = self.public_context(variant[3], variant[4])
-            else:
-                context = self.private_context(variant, user)
-            with translation.override(variant[4]):
-                html = self._html[slot] = fragment.render(context)
+            key = self.keys(variant, user)[fragment.id]
+            kept = (fragment.id, slot[1], key)
+            html = self._rendered.get(kept)
+            if html is None:
+                if public:
+                    context = self.public_context(variant[3], variant[4])
+                else:
+                    context = self.private_context(variant, user)
+                with translation.override(variant[4]):
+                    html = fragment.render(context)
+                if len(self._rendered) >= RENDERED_KEPT:
+                    self._rendered.clear()
+                self._rendered[kept] = html
+            self._html[slot] = html
         return html
 
 

@@ -20,6 +20,7 @@ from games.engine import Card, EndReason, Suit
 from games.words import (
     ENDED_EARLY_NOTES,
     direction_words,
+    in_each_language,
     ordinal,
     plural_count,
     points_words,
@@ -36,6 +37,7 @@ GAME_OVER: Final = gettext_lazy("The game is over.")
 YOU_TAKE: Final = pgettext_lazy("the taker of a trick, followed by: the trick", "You take")
 
 
+@in_each_language
 def seat_facts(cards: int, points: int, total: int, *, total_unbroken: bool = False) -> str:
     """What a seat shows of its cards and points; ``total_unbroken`` joins the total's words
     with no-break spaces, so that a narrow seat (a phone's side seats) never breaks "total 20"
