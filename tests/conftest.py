@@ -3,6 +3,7 @@ runs when pyproject.toml names the settings module, so the module is named here,
 and Django is set up here too (pytest-django then finds it ready)."""
 
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +62,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
         if database["ENGINE"] != "django.db.backends.sqlite3":  # SQLite's is in memory
             test = database.setdefault("TEST", {})
             test["NAME"] = f"{test.get('NAME') or 'test_' + database['NAME']}_run{run}"
+
+
+@pytest.fixture(autouse=True)
+def _chat_rates_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's chat messages are counted apart in Redis (chat/rates.py), since every test's
+    database counts people and tables from 1: one test's "hello" of user 3 at table 2 is not the
+    next one's, a moment later, refused as a second message within the second."""
+    from chat import rates
+
+    monkeypatch.setattr(rates, "KEY_PREFIX", f"test-chat-rate-{uuid.uuid4().hex}")
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from html import unescape
 from typing import Any
 
@@ -307,10 +308,23 @@ class Page:
             if room in self.rooms:
                 self.rooms[room] += [unescape(t) for t in self.TEXT.findall(said)]
 
-    async def follow(self, socket: WebsocketCommunicator, seconds: float = 0.5) -> None:
-        """Take every frame ``socket`` is pushed until it is quiet for ``seconds``."""
-        while not await socket.receive_nothing(timeout=seconds):
-            self.take(await socket.receive_from())
+    async def follow(
+        self,
+        socket: WebsocketCommunicator,
+        seconds: float = 0.5,
+        until: Callable[[], bool] | None = None,
+    ) -> None:
+        """Take every frame ``socket`` is pushed until it is quiet for ``seconds``, or, given
+        ``until``, until that holds (at most 10 s: a busy machine may be slower than
+        ``seconds`` between two frames)."""
+        if until is None:
+            while not await socket.receive_nothing(timeout=seconds):
+                self.take(await socket.receive_from())
+            return
+        deadline = asyncio.get_running_loop().time() + 10
+        while not until() and asyncio.get_running_loop().time() < deadline:
+            if not await socket.receive_nothing(timeout=seconds):
+                self.take(await socket.receive_from())
 
 
 def _page(table_id: int, name: str) -> str:
@@ -342,9 +356,10 @@ async def test_the_spectators_messages_reach_a_players_page_as_soon_as_the_game_
     for n in range(3):
         for name in ("dave", "erin"):
             await sockets[name].send_to(text_data=_say(f"{name} {n}", "spectators"))
-    await bob.follow(sockets["bob"])
-
     spoken = [f"{name} {n}" for n in range(3) for name in ("dave", "erin")]
+    await bob.follow(
+        sockets["bob"], until=lambda: sorted(bob.rooms.get("spectators", [])) == sorted(spoken)
+    )
     assert sorted(bob.rooms["spectators"]) == sorted(spoken)
     await _close(sockets)
 
