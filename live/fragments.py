@@ -118,7 +118,12 @@ FRAGMENTS: tuple[Fragment, ...] = (
         _board_state,
         _piece("board-state", "board_state", "game", "version", "turn", "hand"),
     ),
-    Fragment("status", Audience.EVERYONE, lambda c: c["status"]),
+    Fragment(
+        "status",
+        Audience.EVERYONE,
+        lambda c: c["status"],
+        _piece("status", "status", "others", "yours", "seats", "after"),
+    ),
     Fragment(
         "hand-end",
         Audience.EVERYONE,

@@ -4,10 +4,11 @@ shown, and then taken as it is.
 
 A piece's value is a small frozen dataclass holding exactly what its partial shows, so that two
 equal values make the same HTML in one language. Some of its fields may be *slots*: text the
-partial only prints, never tests or filters (a player's name, a seat's facts, a deadline). The
-partial is rendered once for each *shape* (the value with every slot replaced by a mark, in
-each language) and kept as a stencil, its text cut at the marks; a value's HTML is then the
-stencil with each slot's text, escaped as the template escapes it, put in at its marks. So a
+partial only prints, or tests for being empty, never compares or filters (a player's name, a
+seat's facts, a deadline, HTML made of other pieces already). The partial is rendered once for
+each *shape* (the value with every slot that is not empty replaced by a mark, in each language)
+and kept as a stencil, its text cut at the marks; a value's HTML is then the stencil with each
+slot's text, escaped as the template escapes it (unless marked safe), put in at its marks. So a
 card played by a seat is rendered once a process and language whoever plays it, not once a
 table.
 
@@ -66,23 +67,29 @@ class Pieces:
         return mark_safe("".join([self._html(value, language) for value in values]))
 
     def _html(self, value: Any, language: str | None) -> str:
+        filled_in: tuple[Any, ...] = ()
         if self._slot_values is None:
             slot: tuple[Any, str | None] = (value, language)
         else:
             if self._shape_values is None:
                 shaped = [f.name for f in dataclasses.fields(value) if f.name not in self.slots]
                 self._shape_values = operator.attrgetter(*shaped) if shaped else (lambda value: ())
-            slot = ((type(value), self._shape_values(value)), language)
+            filled_in = self._slot_values(value)
+            if len(self.slots) == 1:
+                filled_in = (filled_in,)
+            empty = tuple(not text for text in filled_in)
+            slot = ((type(value), self._shape_values(value), empty), language)
         stencil = self._kept.get(slot)
         if stencil is None:
-            shape = dataclasses.replace(value, **self._marks) if self.slots else value
+            shape = value
+            if self.slots:
+                marks = {name: mark for name, mark in self._marks.items() if getattr(value, name)}
+                shape = dataclasses.replace(value, **marks)
             stencil = self._kept[slot] = self._stencil(shape)
         texts, takes = stencil
         if not takes:
             return texts[0]
-        values = self._slot_values(value)  # type: ignore[misc]
-        if len(self.slots) == 1:
-            values = (values,)
+        values = filled_in
         filled = [texts[0]]
         for text, index in zip(texts[1:], takes, strict=True):
             slot_value = values[index]

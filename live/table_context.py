@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from games import words
 from games.engine import (
@@ -290,8 +292,10 @@ class MyHand(_Shown):
     passed_words: str
 
 
-COMPLETED_TRICKS = Pieces("games/table.html#completed-trick", "completed_trick")
-LAST_TRICKS = Pieces("games/table.html#last-trick", "last_trick")
+TAKEN = ("key", "cards", "taker")
+COMPLETED_TRICKS = Pieces("games/table.html#completed-trick", "taken", slots=TAKEN)
+LAST_TRICKS = Pieces("games/table.html#last-trick", "taken", slots=TAKEN)
+WORDED = Pieces("games/table.html#worded", "words", slots=("others", "yours", "seats", "after"))
 REFUSALS = Pieces("games/table.html#refusal-links", "refusals")
 
 
@@ -325,15 +329,26 @@ class TrickShown(_Shown):
     taker: Worded  # "Bob takes the trick: 2 points", "You take the trick: 2 points" for Bob
     past_hand: bool  # the last trick of the hand before, shown until this hand's first card
 
-    @property
-    def pieces(self) -> SafeString:
-        """Its cards as the table shows them, the trick just taken."""
-        return PLAYED_CARDS.join(self.cards)
+    def piece(self, looked_back: bool = False) -> SafeString:
+        """The trick as the table shows it just taken, or as the Last trick button shows it
+        again (``looked_back``)."""
+        cards = (
+            (replace(card, looked_back=True) for card in self.cards) if looked_back else self.cards
+        )
+        taken = TakenTrick(
+            self.key, self.past_hand, PLAYED_CARDS.join(cards), WORDED.join([self.taker])
+        )
+        return (LAST_TRICKS if looked_back else COMPLETED_TRICKS).join([taken])
 
-    @property
-    def pieces_looked_back(self) -> SafeString:
-        """Its cards as the Last trick button shows them again."""
-        return PLAYED_CARDS.join(replace(card, looked_back=True) for card in self.cards)
+
+@dataclass(frozen=True)
+class TakenTrick(_Shown):
+    """A trick taken, as its piece shows it: its cards and its taker's words, pieces already."""
+
+    key: str
+    past_hand: bool
+    cards: SafeString
+    taker: SafeString
 
 
 @dataclass(frozen=True)
@@ -441,16 +456,18 @@ def private_context(
     view: SeatView = seat_view(match, me)
     received = set(view.received or ())
     passed = set(view.passed or ()) if view.phase is Phase.PASSING else set()
+    legal, reasons, language = set(view.legal), view.reasons, get_language()
     hand = [
-        CardInfo(
+        _card_info(
+            language,
             card,
-            card in view.legal,
-            words.refusal_text(view.reasons.get(card, "")),
+            card in legal,
+            reasons.get(card, ""),
             card in received,
             card in passed,
-            my_turn=view.my_turn,
-            direction=view.direction,
-            first=index == 0,
+            view.my_turn,
+            view.direction,
+            index == 0,
         )
         for index, card in enumerate(view.hand)
     ]
@@ -488,6 +505,32 @@ def private_context(
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,
         "has_last_trick": _last_trick_to_look_at(match, bool(view.trick)) is not None,
     }
+
+
+@lru_cache(maxsize=16384)  # 52 cards, each shown a few dozen ways at most, in a few languages
+def _card_info(
+    language: str | None,
+    card: Card,
+    legal: bool,
+    reason: str,
+    received: bool,
+    passed: bool,
+    my_turn: bool,
+    direction: str,
+    first: bool,
+) -> CardInfo:
+    """A card of a hand as its button shows it (``reason``: the engine's words), made once a
+    process for each way it is shown in each ``language``, the one active."""
+    return CardInfo(
+        card,
+        legal,
+        words.refusal_text(reason),
+        received,
+        passed,
+        my_turn=my_turn,
+        direction=direction,
+        first=first,
+    )
 
 
 def seat_shows(game: Game, match: Match, me: int | None) -> dict[str, Any]:
@@ -541,9 +584,9 @@ def _on_table(
         has_cards=bool(trick),
         cards=PLAYED_CARDS.join(trick),
         is_completed=completed is not None,
-        completed=SafeString("") if completed is None else COMPLETED_TRICKS.join([completed]),
+        completed=SafeString("") if completed is None else completed.piece(),
         has_last=again is not None,
-        last=SafeString("") if again is None else LAST_TRICKS.join([again]),
+        last=SafeString("") if again is None else again.piece(looked_back=True),
     )
 
 

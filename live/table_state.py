@@ -249,9 +249,10 @@ class TableState:
             if key == self.keys(variant, user)[fragment.id]:
                 html = self._html[slot] = offered
         if html is None:
-            key = self.keys(variant, user)[fragment.id]
-            kept = (fragment.id, slot[1], key)
-            html = self._rendered.get(kept)
+            # (The fragments made of pieces are not kept: their stencils are, a process.)
+            kept_key = None if fragment.piece else self.keys(variant, user)[fragment.id]
+            kept = (fragment.id, slot[1], kept_key or "")
+            html = None if kept_key is None else self._rendered.get(kept)
             if html is None:
                 if public:
                     context = self.public_context(variant[3], variant[4])
@@ -259,9 +260,10 @@ class TableState:
                     context = self.private_context(variant, user)
                 with translation.override(variant[4]):
                     html = fragment.render(context)
-                if len(self._rendered) >= RENDERED_KEPT:
-                    self._rendered.clear()
-                self._rendered[kept] = html
+                if kept_key is not None:
+                    if len(self._rendered) >= RENDERED_KEPT:
+                        self._rendered.clear()
+                    self._rendered[kept] = html
             self._html[slot] = html
         return html
 
