@@ -24,6 +24,7 @@ in English; its cards, suits, pass directions and refusals are put in the page's
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -72,17 +73,19 @@ def in_each_language(function: Callable[..., str]) -> Callable[..., str]:
     asked for again and again, each time through the catalogs."""
     kept: dict[tuple[Any, ...], str] = {}
 
+    @functools.wraps(function)
     def worded(*args: Any, **kwargs: Any) -> str:
         slot = (get_language(), args, tuple(kwargs.items()))
-        text = kept.get(slot)
+        try:
+            text = kept.get(slot)
+        except TypeError:  # an argument that is not hashable (a list): worded afresh
+            return function(*args, **kwargs)
         if text is None:
             if len(kept) >= 4096:
                 kept.clear()
             text = kept[slot] = function(*args, **kwargs)
         return text
 
-    worded.__doc__ = function.__doc__
-    worded.__wrapped__ = function  # type: ignore[attr-defined]
     return worded
 
 
@@ -197,6 +200,7 @@ _DIRECTIONS: Final = {
 _BY_DISPLAY: Final = {card.display: card for card in ALL_CARDS}
 
 
+@in_each_language
 def card_name(card: Card) -> str:
     """A card in words, as a screen reader says it (the engine's ``Card.name``).
 
@@ -206,6 +210,7 @@ def card_name(card: Card) -> str:
     return _NAMES[card.rank - 2] % {"suit": _SUITS_IN_NAMES[card.suit]}
 
 
+@in_each_language
 def card_as_object(card: Card) -> str:
     """A card in words with its article, as the object of a sentence names it ("Bob plays
     ...", "Bob passed you ...").
@@ -221,6 +226,7 @@ def suit_name(suit: Suit) -> str:
     return str(_SUITS[suit])
 
 
+@in_each_language
 def direction_words(direction: str) -> str:
     """A pass direction (``pass_direction_name``: "left", "two right", "hold") in words."""
     words = _DIRECTIONS.get(direction)

@@ -20,10 +20,11 @@ work a move does not grow with what the board shows.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import html
 import operator
 import re
 from collections.abc import Callable, Iterable
-from html import escape
 from typing import Any
 
 from django.template.loader import get_template
@@ -32,12 +33,13 @@ from django.utils.translation import get_language
 
 renders = 0  # stencils rendered by this process: bench/move_cost.py reads it
 
+# A slot's text escaped as the template escapes it: the same few names and facts come again and
+# again.
+escape = functools.lru_cache(maxsize=8192)(html.escape)
+
 # A slot's mark: characters autoescaping and the words around it leave as they are.
 _MARK = "\N{LEFT WHITE SQUARE BRACKET}{}\N{RIGHT WHITE SQUARE BRACKET}"
 _MARKS = re.compile("\N{LEFT WHITE SQUARE BRACKET}([0-9]+)\N{RIGHT WHITE SQUARE BRACKET}")
-
-# A stencil: the text between the marks, and for each mark the slot it takes.
-Stencil = tuple[tuple[str, ...], tuple[int, ...]]
 
 
 class Pieces:
@@ -55,7 +57,9 @@ class Pieces:
         self._marks = {slot: _MARK.format(index) for index, slot in enumerate(slots)}
         self._slot_values = operator.attrgetter(*slots) if slots else None
         self._shape_values: Callable[[Any], Any] | None = None
-        self._kept: dict[tuple[Any, str | None], Stencil] = {}
+        # Each shape's stencil in each language: the partial as rendered (no slots), or a format
+        # string with a field for each mark.
+        self._kept: dict[Any, str] = {}
 
     def __call__(self, value: Any) -> str:
         """The piece's HTML for ``value`` in the active language."""
@@ -67,44 +71,37 @@ class Pieces:
         return mark_safe("".join([self._html(value, language) for value in values]))
 
     def _html(self, value: Any, language: str | None) -> str:
-        filled_in: tuple[Any, ...] = ()
         if self._slot_values is None:
-            slot: tuple[Any, str | None] = (value, language)
-        else:
-            if self._shape_values is None:
-                shaped = [f.name for f in dataclasses.fields(value) if f.name not in self.slots]
-                self._shape_values = operator.attrgetter(*shaped) if shaped else (lambda value: ())
-            filled_in = self._slot_values(value)
-            if len(self.slots) == 1:
-                filled_in = (filled_in,)
-            empty = tuple(not text for text in filled_in)
-            slot = ((type(value), self._shape_values(value), empty), language)
+            stencil = self._kept.get((value, language))
+            if stencil is None:
+                stencil = self._kept[(value, language)] = self._stencil(value)
+            return stencil
+        if self._shape_values is None:
+            shaped = [f.name for f in dataclasses.fields(value) if f.name not in self.slots]
+            self._shape_values = operator.attrgetter(*shaped) if shaped else (lambda value: ())
+        filled_in = self._slot_values(value)
+        if len(self.slots) == 1:
+            filled_in = (filled_in,)
+        slot = (self._shape_values(value), tuple(map(bool, filled_in)), language)
         stencil = self._kept.get(slot)
         if stencil is None:
-            shape = value
-            if self.slots:
-                marks = {name: mark for name, mark in self._marks.items() if getattr(value, name)}
-                shape = dataclasses.replace(value, **marks)
-            stencil = self._kept[slot] = self._stencil(shape)
-        texts, takes = stencil
-        if not takes:
-            return texts[0]
-        values = filled_in
-        filled = [texts[0]]
-        for text, index in zip(texts[1:], takes, strict=True):
-            slot_value = values[index]
-            # As the template prints it: escaped, unless marked safe already.
-            text_in = str(slot_value)
-            filled.append(text_in if isinstance(slot_value, SafeData) else escape(text_in))
-            filled.append(text)
-        return "".join(filled)
+            marks = {name: mark for name, mark in self._marks.items() if getattr(value, name)}
+            stencil = self._kept[slot] = self._stencil(dataclasses.replace(value, **marks))
+        # Each slot's text as the template prints it: escaped, unless marked safe already.
+        return stencil.format(
+            *[text if isinstance(text, SafeData) else escape(str(text)) for text in filled_in]
+        )
 
-    def _stencil(self, shape: Any) -> Stencil:
+    def _stencil(self, shape: Any) -> str:
+        """The partial rendered for ``shape``, as a format string whose fields are its marks
+        (the text's own braces doubled)."""
         global renders
         renders += 1
         if len(self._kept) >= self.most:
             for old in list(self._kept)[: self.most // 2]:
                 del self._kept[old]
-        html = get_template(self.partial).render({self.name: shape})
-        cut = _MARKS.split(html)
-        return tuple(cut[0::2]), tuple(int(index) for index in cut[1::2])
+        rendered = get_template(self.partial).render({self.name: shape})
+        if not self.slots:
+            return rendered
+        cut = _MARKS.split(rendered.replace("{", "{{").replace("}", "}}"))
+        return "".join(text if at % 2 == 0 else "{" + text + "}" for at, text in enumerate(cut))

@@ -12,9 +12,10 @@ its cards and refusals, are put in that language there).
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar, dataclass_transform
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
@@ -42,6 +43,16 @@ from learn.rules_pages import rules_url
 from . import table_words
 from .pieces import Pieces
 
+T = TypeVar("T")
+
+
+@dataclass_transform(eq_default=True)
+def shown_value(cls: type[T]) -> type[T]:
+    """A value the board shows, never changed once made, equal and hashable by its fields (a
+    piece's value: live/pieces.py). Not frozen: a frozen dataclass's ``__init__`` costs about
+    twice as much, and these are made for every screen's fragments at every move."""
+    return dataclass(eq=True, unsafe_hash=True)(cls)
+
 
 class _Shown:
     """A value the board's fragments show, read by the template in the loops that go out with
@@ -52,7 +63,7 @@ class _Shown:
         return getattr(self, name)
 
 
-@dataclass(frozen=True)
+@shown_value
 class PlayerInfo(_Shown):
     """A seat as every screen at the table shows it: by its number, whoever looks (each page's
     CSS turns the table so that its own seat sits at the bottom: scripts/table_seats_css.py)."""
@@ -86,7 +97,7 @@ class PlayerInfo(_Shown):
         return table_words.seat_facts(self.cards, self.points, self.total, total_unbroken=True)
 
 
-@dataclass(frozen=True)
+@shown_value
 class Worded(_Shown):
     """Words that read differently for the players they speak of: ``yours`` for a player in
     one of ``seats`` (their numbers, "0 2"), ``others`` for everyone else, spectators included,
@@ -100,7 +111,7 @@ class Worded(_Shown):
     after: str = ""
 
 
-@dataclass(frozen=True)
+@shown_value
 class CardInfo(_Shown):
     """A card of the viewer's own hand, with what its button shows: worked out here, since a
     hand goes out with most pushes and the template's loop over it is the costliest part."""
@@ -162,7 +173,7 @@ class CardInfo(_Shown):
         )
 
 
-@dataclass(frozen=True)
+@shown_value
 class PlayedCard(_Shown):
     """A card on the table, by the seat that played it: a piece of the trick's fragment
     (live/pieces.py), so it holds only what it shows."""
@@ -199,7 +210,7 @@ class PlayedCard(_Shown):
         return words.card_as_object(self.card)
 
 
-@dataclass(frozen=True)
+@shown_value
 class SeatPlate(_Shown):
     """A seat's plate as the seats' fragment shows it: a piece (live/pieces.py) whose name,
     facts and clock are slots. Only the seat the table waits on, a person's, shows the clock."""
@@ -230,7 +241,7 @@ SEAT_PLATES = Pieces(
 )
 
 
-@dataclass(frozen=True)
+@shown_value
 class BoardState(_Shown):
     """What #board-state says of the table (the page's scripts read it): a fragment made as a
     piece (live/fragments.py), its numbers slots."""
@@ -243,14 +254,14 @@ class BoardState(_Shown):
     hearts_broken: bool
 
 
-@dataclass(frozen=True)
+@shown_value
 class Seats(_Shown):
     """The seats' fragment: its plates (:class:`SeatPlate`), a slot."""
 
     plates: SafeString
 
 
-@dataclass(frozen=True)
+@shown_value
 class OnTable(_Shown):
     """The trick's fragment: the cards of the trick under way, or the trick just taken, and the
     last trick to look at again; each made of pieces already, a slot."""
@@ -274,7 +285,7 @@ class RefusalLinks(_Shown):
     rules_url: str
 
 
-@dataclass(frozen=True)
+@shown_value
 class MyHand(_Shown):
     """A seat's hand fragment: its buttons and refusals (pieces already), the seat, its pass."""
 
@@ -320,7 +331,7 @@ def seat_plates(infos: list[PlayerInfo], passing: bool, game: Game) -> SafeStrin
     )
 
 
-@dataclass(frozen=True)
+@shown_value
 class TrickShown(_Shown):
     """A completed trick on screen: each card by the seat that played it, and who took it."""
 
@@ -341,7 +352,7 @@ class TrickShown(_Shown):
         return (LAST_TRICKS if looked_back else COMPLETED_TRICKS).join([taken])
 
 
-@dataclass(frozen=True)
+@shown_value
 class TakenTrick(_Shown):
     """A trick taken, as its piece shows it: its cards and its taker's words, pieces already."""
 
@@ -389,9 +400,16 @@ def board_view(me: int | None) -> str:
     return f"view-{me} seated" if me is not None else "view-0"
 
 
-def public_context(game: Game, match: Match, players: list[GamePlayer]) -> dict[str, Any]:
+def public_context(
+    game: Game,
+    match: Match,
+    players: list[GamePlayer],
+    kept: dict[Hashable, Any] | None = None,
+) -> dict[str, Any]:
     """What the board's public fragments read: the same for every screen at the table, and
-    nothing a spectator may not see (its ``view`` is a spectator's)."""
+    nothing a spectator may not see (its ``view`` is a spectator's). ``kept``, a table's
+    own, keeps what changes only trick by trick (the trick taken, in words and pieces) from
+    one version to the next."""
     view: SeatView = seat_view(match, None)
     names = {p.seat: (p.name, p.is_bot) for p in players}
     over = game.is_over
@@ -412,7 +430,8 @@ def public_context(game: Game, match: Match, players: list[GamePlayer]) -> dict[
         for seat in range(match.players)
     ]
     trick = [PlayedCard(seat, infos[seat].name, card) for seat, card in view.trick]
-    shown = _tricks_shown(match, view, infos)
+    taken = _taken(match, view, infos, kept)
+    shown = taken[0]
     to_play = None if over or passing or view.turn < 0 else view.turn
     return {
         "board_state": BoardState(
@@ -423,7 +442,7 @@ def public_context(game: Game, match: Match, players: list[GamePlayer]) -> dict[
             str(view.hand_number),
             view.hearts_broken,
         ),
-        "on_table": _on_table(view, trick, shown),
+        "on_table": _on_table(view, trick, taken),
         "game": game,
         "view": view,
         "players": infos,
@@ -574,19 +593,43 @@ def seat_shows(game: Game, match: Match, me: int | None) -> dict[str, Any]:
     }
 
 
-def _on_table(
-    view: SeatView, trick: list[PlayedCard], shown: dict[str, TrickShown | None]
-) -> OnTable:
+# The tricks taken on show (``_tricks_shown``) and their pieces, the trick just taken's and the
+# one to look at again's.
+Taken = tuple[dict[str, "TrickShown | None"], SafeString, SafeString]
+
+
+def _taken(
+    match: Match, view: SeatView, infos: list[PlayerInfo], kept: dict[Hashable, Any] | None
+) -> Taken:
+    hand = match.hand
+    slot = ("taken", hand.number, len(hand.tricks), bool(view.trick), get_language(), *infos)
+    if kept is not None and slot in kept:
+        return kept[slot]  # type: ignore[no-any-return]
+    shown = _tricks_shown(match, view, infos)
     completed, again = shown["completed_trick"], shown["last_trick"]
+    taken = (
+        shown,
+        SafeString("") if completed is None else completed.piece(),
+        SafeString("") if again is None else again.piece(looked_back=True),
+    )
+    if kept is not None:
+        if len(kept) > 64:
+            kept.clear()
+        kept[slot] = taken
+    return taken
+
+
+def _on_table(view: SeatView, trick: list[PlayedCard], taken: Taken) -> OnTable:
+    shown, completed, last = taken
     return OnTable(
         hand=str(view.hand_number),
         playing=view.phase is Phase.PLAYING,
         has_cards=bool(trick),
         cards=PLAYED_CARDS.join(trick),
-        is_completed=completed is not None,
-        completed=SafeString("") if completed is None else completed.piece(),
-        has_last=again is not None,
-        last=SafeString("") if again is None else again.piece(looked_back=True),
+        is_completed=shown["completed_trick"] is not None,
+        completed=completed,
+        has_last=shown["last_trick"] is not None,
+        last=last,
     )
 
 

@@ -128,6 +128,8 @@ class TableState:
     # the next: a fragment whose key comes back (a player's buttons on each turn, the status
     # line as the turn goes round) is not rendered again. A key holds all its fragment shows.
     _rendered: dict[tuple[str, Hashable, str], str] = field(default_factory=dict)
+    # What the public context keeps from one version to the next (the trick taken, made once).
+    _across: dict[Hashable, Any] = field(default_factory=dict)
 
     @property
     def game(self) -> Game | None:
@@ -198,7 +200,7 @@ class TableState:
                 context = {
                     "table": self.table,
                     "code": code,
-                    **table_context.public_context(game, match, self.players),
+                    **table_context.public_context(game, match, self.players, self._across),
                 }
             self._contexts[("public", code, language)] = context
         return context

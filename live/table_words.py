@@ -99,11 +99,13 @@ def card_spoken(card: str, reason: str, *, received: bool, passed: str) -> str:
     return text
 
 
+@in_each_language
 def played_by(card: str, name: str) -> str:
     """A card on the table and who played it ("Q♣ from Bob"; "queen of clubs from Bob")."""
     return _("%(card)s from %(name)s") % {"card": card, "name": name}
 
 
+@in_each_language
 def takes(name: str) -> str:
     """The taker of a trick, for everyone but them ("Bob takes"; for them, ``YOU_TAKE``)."""
     return pgettext("the taker of a trick, followed by: the trick", "%(name)s takes") % {
@@ -111,6 +113,7 @@ def takes(name: str) -> str:
     }
 
 
+@in_each_language
 def the_trick(points: int) -> str:
     """What follows the taker of a trick: " the trick", and its points if it holds any.
 
@@ -124,6 +127,7 @@ def the_trick(points: int) -> str:
     return pgettext("follows the taker of a trick: Bob takes / You take", " the trick")
 
 
+@in_each_language
 def waiting_for_passes(hand: int, direction: str) -> str:
     """``direction``: the engine's name of the pass direction, as are those below."""
     return _("Hand %(number)s: waiting for everyone to pass %(direction)s.") % {
@@ -132,6 +136,7 @@ def waiting_for_passes(hand: int, direction: str) -> str:
     }
 
 
+@in_each_language
 def choose_your_pass(hand: int, direction: str) -> str:
     return _("Hand %(number)s: choose three cards to pass %(direction)s.") % {
         "number": hand,
@@ -139,6 +144,7 @@ def choose_your_pass(hand: int, direction: str) -> str:
     }
 
 
+@in_each_language
 def choosing_moon(hand: int, name: str) -> str:
     return _("Hand %(number)s: %(name)s shot the moon and is choosing how it scores.") % {
         "number": hand,
@@ -146,14 +152,17 @@ def choosing_moon(hand: int, name: str) -> str:
     }
 
 
+@in_each_language
 def choose_your_moon(hand: int) -> str:
     return _("Hand %(number)s: you shot the moon! Choose how it scores.") % {"number": hand}
 
 
+@in_each_language
 def to_play(hand: int, name: str) -> str:
     return _("Hand %(number)s: %(name)s to play.") % {"number": hand, "name": name}
 
 
+@in_each_language
 def your_turn(hand: int, led: Suit | None) -> str:
     """The status line on a player's turn, with the suit ``led`` to the trick, or ``None``
     when they lead it.
@@ -169,6 +178,7 @@ def your_turn(hand: int, led: Suit | None) -> str:
     }
 
 
+@in_each_language
 def you_passed(cards: Iterable[Card], direction: str) -> str:
     """What a player passed, until the passes are exchanged: "You passed 2♣, 3♣, 4♣ left."."""
     return _("You passed %(cards)s %(direction)s.") % {
