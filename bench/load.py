@@ -156,6 +156,8 @@ def start_site(args: argparse.Namespace, var_dir: Path) -> Site:
     env.update(
         DJANGO_SETTINGS_MODULE="hearts_site.settings",
         HEARTS_VAR_DIR=str(var_dir),
+        # Each daphne writes its garbage collections to the log every second: hearts_site/gc_pauses.py.
+        HEARTS_GC_REPORT="1",
         REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
         SECRET_KEY=secrets.token_urlsafe(50),
     )
@@ -824,6 +826,7 @@ def run_round(
         "bytes_median": statistics.median(stats.sizes) if stats.sizes else 0,
         "bytes_mean": statistics.fmean(stats.sizes) if stats.sizes else 0,
         "cpu_percent": cpu_percent(cpu_before, cpu_after, wall),
+        "gc_pauses": gc_pauses_of(args.log, site, since, until),
         "site_cpu_ms_a_move": site_cpu_ms_a_move(stats.games, since, until, cpu_before, cpu_after),
         "screens_ports": {str(game): ports for game, ports in stats.sockets.items()},
         "games": sorted(stats.games),
@@ -834,6 +837,19 @@ def run_round(
         raws = sorted((args.profile / f"round{round_number + 1}").glob("*.raw"))
         figures["profile"] = [line for raw in raws for line in _profile.summary(raw)]
     return figures
+
+
+def gc_pauses_of(log: Path, site: Site, since: float, until: float) -> dict[str, Any]:
+    """Each daphne's garbage collections over the measured seconds, from its reports in the
+    site's log (hearts_site/gc_pauses.py)."""
+    from hearts_site import gc_pauses
+
+    names = {pid: name for name, pid in site.pids().items()}
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    return {
+        names.get(pid, f"pid {pid}"): figures
+        for pid, figures in sorted(gc_pauses.read(lines, since, until).items())
+    }
 
 
 def site_cpu_ms_a_move(
@@ -910,6 +926,15 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
     cpu = ", ".join(f"{name} {share:.0f}%" for name, share in figures["cpu_percent"].items())
     print(f"CPU (100% = one core): {cpu}")
     print(f"CPU of all the site's processes: {figures['site_cpu_ms_a_move']:.1f} ms a move")
+    for name, pauses in figures["gc_pauses"].items():
+        print(
+            f"garbage collections, {name}: "
+            + "; ".join(
+                f"gen{gen} {pauses['count'][gen]:.0f} ({pauses['ms'][gen]:.0f} ms, "
+                f"longest {pauses['longest'][gen]:.0f})"
+                for gen in range(3)
+            )
+        )
     if "bots" in figures:
         print_bots(figures["bots"])
     for line in figures.get("profile", []):

@@ -67,3 +67,7 @@ for _name in (
     get_template(_name)
 gc.collect()
 gc.freeze()
+
+from hearts_site import gc_pauses  # noqa: E402
+
+gc_pauses.report_from_environment()
