@@ -55,6 +55,7 @@ application = ProtocolTypeRouter(
 # the collector walks only what came after.
 import gc  # noqa: E402
 
+from django.conf import settings  # noqa: E402
 from django.template.loader import get_template  # noqa: E402
 
 for _name in (
@@ -67,6 +68,8 @@ for _name in (
     get_template(_name)
 gc.collect()
 gc.freeze()
+if settings.HEARTS_GC_YOUNG:
+    gc.set_threshold(settings.HEARTS_GC_YOUNG, *gc.get_threshold()[1:])
 
 from hearts_site import gc_pauses  # noqa: E402
 

@@ -401,6 +401,12 @@ HEARTS_BOT_PROCESSES = env_int("HEARTS_BOT_PROCESSES", 2, minimum=0)
 # Connections a daphne's event loop writes plain moves over (live/fast_writes.py), on
 # PostgreSQL; 0: they are written from its pool's threads.
 HEARTS_LOOP_CONNECTIONS = env_int("HEARTS_LOOP_CONNECTIONS", 4, minimum=0)
+# The allocations a daphne makes between two collections of the garbage collector's youngest
+# generation (hearts_site/asgi.py); 0: Python's own (700). bench/load.py, 200 tables, two runs
+# each: at 700, 100 young collections a daphne in 20 s, 10 of the middle one (up to 24 ms) and a
+# full one (73-89 ms), 250-270 ms stopped in all; at 5,000, 10 young ones (up to 14 ms), one of
+# the middle at most (23 ms) and no full one, 60-100 ms in all.
+HEARTS_GC_YOUNG = env_int("HEARTS_GC_YOUNG", 5000, minimum=0)
 # A completed trick stays on the table this long before a bot leads to the next one, so that
 # everyone sees its four cards and who took it.
 HEARTS_TRICK_PAUSE = env_float("HEARTS_TRICK_PAUSE", 1.0)

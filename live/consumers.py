@@ -28,6 +28,7 @@ from chat.sockets import TableChat, is_chat_frame
 from games import selectors, services
 from games.errors import ServiceError
 from hearts_site.converters import ID
+from moderation import gates
 
 from . import broadcasts, relays
 from .frames import check_move_shape, read_frame
@@ -70,6 +71,11 @@ class TableConsumer(AccountSocket):
             await self.close(code=REFUSED_CODE)
             return
         self.screen.code = code  # carried on by the forms it renders
+        if self.user is not None and self.user.is_authenticated:
+            # Its person's sanctions, looked at now rather than on its first move, which then
+            # goes the quick way (live/relays.py: the table in memory, the write from the loop).
+            self.screen.refused = await in_pool(_play_refusal)(self.user)
+            self.screen.checked = True
         await self.join_account_group()
         await self.accept()
         self.screen.ready = True
@@ -194,6 +200,16 @@ def _lobby_list(stamp: Any, language: str) -> str:
 
 
 flash = relays.flash
+
+
+def _play_refusal(user: Any) -> str:
+    """What ``user``'s sanctions say to their moves, in the active language, or "" if none
+    keeps them from playing."""
+    try:
+        gates.check_may_play(user)
+    except ServiceError as error:
+        return str(error)
+    return ""
 
 
 def _shown(value: str | None) -> tuple[int, int] | None:

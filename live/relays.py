@@ -80,10 +80,13 @@ class Screen:
     close: Callable[[int], Awaitable[None]]
     shown: tuple[int, int] | None = None  # (game, version)
     keys: Keys | None = None  # what each fragment shows; None: nothing known
-    # Whether its person's sanctions were looked at, on its first move: once is enough. A
-    # suspension or a ban saved later ends the person's games at once and closes their sockets
-    # (moderation/sanctions.py), so no move of this socket comes after one.
+    # Whether its person's sanctions were looked at (as the socket opened, or at its first
+    # move), and what they refuse it (a sanction's notice, or ""): once is enough. A suspension
+    # or a ban saved later ends the person's games at once and closes their sockets
+    # (moderation/sanctions.py), so no move of this socket comes after one. A refused socket's
+    # moves are looked at again each time (the sanction may be lifted meanwhile).
     checked: bool = False
+    refused: str = ""
     ready: bool = False  # accepted: news may be pushed to it
     site: str = ""  # the page's scheme and host, "https://hearts.example": for whole links
     language: str = settings.LANGUAGE_CODE  # what it reads (accounts/languages.py)
@@ -341,7 +344,7 @@ class Relay(Room):
             user = move.screen.user
             if move.action == MoveKind.RESIGN or user is None or not user.is_authenticated:
                 return None
-            if not move.screen.checked:
+            if not move.screen.checked or move.screen.refused:
                 return None
             seat = state.seat_of(user)
             if seat is None:
@@ -421,7 +424,8 @@ class Relay(Room):
                 raise services.ServiceError(
                     "You are watching this table: only its players can move"
                 )
-            if not screen.checked:
+            if not screen.checked or screen.refused:
+                screen.refused = ""
                 gates.check_may_play(user)  # type: ignore[arg-type]  # refused in its own words
                 screen.checked = True
         except services.ServiceError as error:

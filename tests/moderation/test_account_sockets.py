@@ -1,7 +1,7 @@
 """A suspension or a ban closes every socket the person has open (code 4401) and ends their
-running game as their resignation, which their table sees; a banned person's move over a
-socket still open is refused with the reason on its first move, and closed at the process's
-next look at its people's sanctions."""
+running game as their resignation, which their table sees; a socket opened while its person is
+banned has its moves refused with the reason; one the ban's close missed is closed at the
+process's next look at its people's sanctions."""
 
 from __future__ import annotations
 
@@ -84,14 +84,15 @@ async def test_a_suspension_leaves_other_peoples_sockets_open() -> None:
     await carols_lobby.disconnect()
 
 
-async def test_a_banned_persons_move_is_refused_with_the_reason() -> None:
+async def test_a_banned_persons_move_is_refused_with_the_reason_until_the_ban_is_lifted() -> None:
     game, people, cookies = await sync_to_async(_four_playing)()
-    socket, _ = await open_table_socket(game.table_id, cookies[1])
     staff = await sync_to_async(moderator)()
-    # Made directly, as if the socket had missed its close: the move's own check refuses it.
-    await sync_to_async(Sanction.objects.create)(
+    # Made directly, so that the game runs on: the socket's own look at the sanctions, as it
+    # opens, refuses its moves.
+    ban = await sync_to_async(Sanction.objects.create)(
         user=people[1], kind=Sanction.Kind.BAN, reason="Cheating.", staff=staff
     )
+    socket, _ = await open_table_socket(game.table_id, cookies[1])
 
     await socket.send_to(text_data=json.dumps(htmx_move("resign")))
 
@@ -99,13 +100,20 @@ async def test_a_banned_persons_move_is_refused_with_the_reason() -> None:
     assert flash_error(reply) == "Your account is banned: Cheating."
     await sync_to_async(game.refresh_from_db)()
     assert game.status == Game.Status.PLAYING
+
+    # Lifted while the socket stays open: its next move is looked at again, and made.
+    await sync_to_async(Sanction.objects.filter(pk=ban.pk).update)(lifted_at=timezone.now())
+    await socket.send_to(text_data=json.dumps(htmx_move("resign")))
+    await socket.receive_from(timeout=TIMEOUT)
+    await sync_to_async(game.refresh_from_db)()
+    assert game.status == Game.Status.FINISHED
     await socket.disconnect()
 
 
 async def test_a_ban_that_missed_the_socket_closes_it_at_the_next_look(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A socket that moved already is not looked at again on its moves: the process looks at
+    """A socket is not looked at again on its moves once it opened: the process looks at
     the sanctions of every person whose socket it holds, in one query, every
     ``KEPT_OUT_SECONDS``, and closes the sockets of those kept out."""
     monkeypatch.setattr(live_sockets, "KEPT_OUT_SECONDS", 0.3)
