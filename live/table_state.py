@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from games import selectors, words
 from games.engine import Match
@@ -308,9 +309,19 @@ def whole(
     with translation.override(language):
         if game is None or match is None:
             return Push(render_to_string("games/_live.html", base), None, {})
-        me = state.seat_of(user)
-        context = {**base, **table_context.build_context(game, match, state.players, me)}
-        keys = state.keys(state.variant(user, code, csrf, language), user)
+        # The board is its fragments as this version's pushes have them, each rendered once
+        # for everyone alike (live/fragments.py): only the page's frame around them is
+        # rendered here, not the whole board again for every screen that connects.
+        variant = state.variant(user, code, csrf, language)
+        keys = state.keys(variant, user)
+        board = "\n".join(state.fragment(f, variant, user) for f in fragments.FRAGMENTS)
+        context = {
+            **base,
+            "game": game,
+            "view": state.public_context(code, language)["view"],
+            "board_view": table_context.board_view(state.seat_of(user)),
+            "board_fragments": mark_safe(board),
+        }
         return Push(render_to_string("games/_live.html", context), state.shown, keys)
 
 

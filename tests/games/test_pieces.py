@@ -94,3 +94,43 @@ def test_a_spectator_and_a_player_see_their_own_hand_fragment() -> None:
     assert 'data-seated="0" hidden' in alone and "data-card" not in alone
     assert 'data-seat="0"' in alices
     assert alices.count("data-card=") == len(match.hand.holding(0))
+
+
+def test_a_whole_table_made_of_its_fragments_is_the_page_the_template_renders_whole() -> None:
+    """A socket that connects gets the board as this version's fragments have it (rendered once
+    for everyone alike): the same HTML as the template over the whole context, for each seat,
+    a spectator and a signed-out visitor, in each language, while passing and while playing."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from live import table_state
+
+    game = game_with(("alice", "bob", "carol", "dave"), preset="custom", options={"target": 30})
+    viewers = [player.user for player in game.players.order_by("seat")] + [AnonymousUser()]
+    checked = 0
+    for step in range(6):
+        state = table_state.load(game.table_id)
+        assert state is not None and state.game is not None and state.match is not None
+        for language in LANGUAGES:
+            for viewer in viewers:
+                push = table_state.whole(state, viewer, code="", csrf="token", language=language)
+                with translation.override(language):
+                    me = state.seat_of(viewer)
+                    context = {
+                        "table": state.table,
+                        "user": viewer,
+                        "csrf_token": "token",
+                        "code": "",
+                        "site": "",
+                        **build_context(state.game, state.match, state.players, me),
+                    }
+                    assert push.html == render_to_string("games/_live.html", context), (
+                        step,
+                        language,
+                        me,
+                    )
+                checked += 1
+        if step == 0:
+            everyone_passes(game)
+        else:
+            play_one(game)
+    assert checked == 6 * len(LANGUAGES) * len(viewers)
