@@ -425,9 +425,8 @@ class Relay(Room):
                     "You are watching this table: only its players can move"
                 )
             if not screen.checked or screen.refused:
-                screen.refused = ""
                 gates.check_may_play(user)  # type: ignore[arg-type]  # refused in its own words
-                screen.checked = True
+                screen.checked, screen.refused = True, ""
         except services.ServiceError as error:
             return state, [], str(error), None
         resign = move.action == MoveKind.RESIGN

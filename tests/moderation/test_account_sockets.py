@@ -98,6 +98,10 @@ async def test_a_banned_persons_move_is_refused_with_the_reason_until_the_ban_is
 
     reply = await socket.receive_from(timeout=TIMEOUT)
     assert flash_error(reply) == "Your account is banned: Cheating."
+    # And again on the next move while the ban stands.
+    await socket.send_to(text_data=json.dumps(htmx_move("resign")))
+    reply = await socket.receive_from(timeout=TIMEOUT)
+    assert flash_error(reply) == "Your account is banned: Cheating."
     await sync_to_async(game.refresh_from_db)()
     assert game.status == Game.Status.PLAYING
 
