@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from enum import Enum
+from operator import itemgetter
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -78,33 +79,14 @@ def _trick(c: Context) -> Hashable:
 # ``seat_shows``), not by their context, which is made only to render them.
 
 
-def _my_hand(s: Context) -> Hashable:
-    return (
-        s["me"],
-        s["hand"],
-        s["my_turn"],
-        s["legal"],
-        s["reasons"],
-        s["received"],
-        s["passed"],
-        s["direction"],
-        s["passing"],
-        s["my_pass_done"],
-    )
-
-
-def _controls(s: Context) -> Hashable:
-    return (
-        s["has_last_trick"],
-        s["me"],
-        s["over"],
-        s["passing"],
-        s["my_pass_done"],
-        s["phase"],
-        s["my_turn"],
-        s["moon_choice"],
-        s["direction"],
-    )
+_my_hand = itemgetter(
+    "me", "hand", "my_turn", "legal", "reasons", "received", "passed", "direction", "passing",
+    "my_pass_done",
+)  # fmt: skip
+_controls = itemgetter(
+    "has_last_trick", "me", "over", "passing", "my_pass_done", "phase", "my_turn", "moon_choice",
+    "direction",
+)  # fmt: skip
 
 
 def _scores(c: Context) -> Hashable:

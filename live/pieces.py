@@ -2,7 +2,8 @@
 each rendered by its partial of templates/games/table.html once a process for every way it is
 shown, and then taken as it is.
 
-A piece's value is a small frozen dataclass holding exactly what its partial shows, so that two
+A piece's value is a small dataclass holding exactly what its partial shows, never changed once
+made and equal and hashable by its fields (live/table_context.py, ``shown_value``), so that two
 equal values make the same HTML in one language. Some of its fields may be *slots*: text the
 partial only prints, or tests for being empty, never compares or filters (a player's name, a
 seat's facts, a deadline, HTML made of other pieces already). The partial is rendered once for

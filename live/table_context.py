@@ -446,7 +446,6 @@ def public_context(
         "game": game,
         "view": view,
         "players": infos,
-        "to_play": to_play,
         "trick": trick,
         "seats": Seats(seat_plates(infos, passing and not over, game)),
         **shown,
@@ -457,7 +456,6 @@ def public_context(
         "added_seeds": [
             (info.name, text) for info, text in zip(infos, game.added_seeds or (), strict=False)
         ],
-        "version": game.version,
         "status": _status(game, view, infos),
         "last_hand_summary": _last_hand(match, view, infos),
         "result_rows": _result_rows(game, infos),
@@ -518,7 +516,6 @@ def private_context(
             passed_words=passed_words,
         ),
         "pass_direction": direction,
-        "passed_words": passed_words,
         "passing": passing,
         "my_pass_done": my_pass_done,
         "moon_choice": view.phase is Phase.MOON_CHOICE and view.turn == me and not over,

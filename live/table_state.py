@@ -253,9 +253,10 @@ class TableState:
                 html = self._html[slot] = offered
         if html is None:
             # (The fragments made of pieces are not kept: their stencils are, a process.)
-            kept_key = None if fragment.piece else self.keys(variant, user)[fragment.id]
-            kept = (fragment.id, slot[1], kept_key or "")
-            html = None if kept_key is None else self._rendered.get(kept)
+            kept = None
+            if fragment.piece is None:
+                kept = (fragment.id, slot[1], self.keys(variant, user)[fragment.id])
+                html = self._rendered.get(kept)
             if html is None:
                 if public:
                     context = self.public_context(variant[3], variant[4])
@@ -263,7 +264,7 @@ class TableState:
                     context = self.private_context(variant, user)
                 with translation.override(variant[4]):
                     html = fragment.render(context)
-                if kept_key is not None:
+                if kept is not None:
                     if len(self._rendered) >= RENDERED_KEPT:
                         self._rendered.clear()
                     self._rendered[kept] = html
@@ -319,7 +320,7 @@ def whole(
             **base,
             "game": game,
             "view": state.public_context(code, language)["view"],
-            "board_view": table_context.board_view(state.seat_of(user)),
+            "board_view": table_context.board_view(variant[0]),
             "board_fragments": mark_safe(board),
         }
         return Push(render_to_string("games/_live.html", context), state.shown, keys)
