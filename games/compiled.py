@@ -25,6 +25,7 @@ RECORD = BUILD / "SOURCES"
 MODULES = (
     "games/engine/cards.py",
     "games/engine/hand.py",
+    "games/bots/basic.py",
     "games/bots/knowledge.py",
     "games/bots/policy.py",
     "games/bots/race.py",

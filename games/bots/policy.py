@@ -17,14 +17,15 @@ than three plain ones at the same tables (2,000 duplicate deals; each habit gain
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from games.engine import Card, SeatView, Suit, mask_of, points_of, trick_points, winning_position
 from games.engine.cards import HEARTS_MASK, PENALTY_MASK, QS_BIT, SUIT_MASKS
 from games.engine.hand import Chooser
 
-HIGH_SPADES = (1 << (3 * 13 + 11)) | (1 << (3 * 13 + 12))  # K♠ and A♠
-LOW_SPADES = SUIT_MASKS[Suit.SPADES] & (QS_BIT - 1)  # 2♠ to J♠
-MOON_THRESHOLD = 16  # points taken, all by one seat, before the play-out expects a shot
+HIGH_SPADES: Final = (1 << (3 * 13 + 11)) | (1 << (3 * 13 + 12))  # K♠ and A♠
+LOW_SPADES: Final = SUIT_MASKS[Suit.SPADES] & (QS_BIT - 1)  # 2♠ to J♠
+MOON_THRESHOLD: Final = 16  # points taken, all by one seat, before the play-out expects a shot
 
 
 def highest(mask: int) -> int:
@@ -50,7 +51,7 @@ def lowest(mask: int) -> int:
     return best
 
 
-def shooter(taken: Sequence[int]) -> int:
+def shooter(taken: list[int]) -> int:
     """The seat that has taken every point so far (``taken``: the cards each seat has won),
     with enough of them to be trying, or -1."""
     holders = [s for s, mask in enumerate(taken) if mask & PENALTY_MASK]
@@ -59,12 +60,12 @@ def shooter(taken: Sequence[int]) -> int:
     return holders[0] if points_of(taken[holders[0]]) >= MOON_THRESHOLD else -1
 
 
-def queen_taken(taken: Sequence[int]) -> bool:
+def queen_taken(taken: list[int]) -> bool:
     return any(mask & QS_BIT for mask in taken)
 
 
 def choose(
-    trick: Sequence[int],
+    trick: list[int],
     players: int,
     seat: int,
     legal: int,
@@ -114,21 +115,31 @@ def choose(
     return highest(legal & ~HEARTS_MASK or legal)
 
 
-def player(players: int, taken: Sequence[int], refined: bool = False) -> Chooser:
+class Player(Chooser):
     """The rule-based player for :meth:`Hand.play_on <games.engine.Hand.play_on>`, from a
     position where the seats have taken ``taken``; ``refined``: with the search's habits."""
-    moon_seat, queen_out, first = trick_facts(taken)
 
-    def pick(trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
-        nonlocal moon_seat, queen_out, first
+    def __init__(self, players: int, taken: Sequence[int], refined: bool = False) -> None:
+        self.players = players
+        self.refined = refined
+        self.moon_seat, self.queen_out, self.first = trick_facts(list(taken))
+
+    def pick(self, trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
         if not trick:
-            moon_seat, queen_out, first = trick_facts(taken)
-        return choose(trick, players, seat, legal, moon_seat, queen_out, first, refined)
+            self.moon_seat, self.queen_out, self.first = trick_facts(taken)
+        return choose(
+            trick,
+            self.players,
+            seat,
+            legal,
+            self.moon_seat,
+            self.queen_out,
+            self.first,
+            self.refined,
+        )
 
-    return pick
 
-
-def trick_facts(taken: Sequence[int]) -> tuple[int, bool, bool]:
+def trick_facts(taken: list[int]) -> tuple[int, bool, bool]:
     """What :func:`choose` wants to know between tricks, from the cards each seat has taken:
     the seat shooting the moon (see :func:`shooter`), whether the Q♠ has been taken, and
     whether no trick has been (the first trick is still to come)."""

@@ -34,7 +34,7 @@ class Decision:
     """One earlier play by another seat, with the public state it was made in."""
 
     card: int
-    trick: tuple[int, ...]  # the cards before it in its trick
+    trick: list[int]  # the cards before it in its trick
     later: int  # the cards the seat played from this one on: its hand then was these + now
     first: bool  # on a protected first trick
     hearts_broken: bool
@@ -99,7 +99,7 @@ def read(view: SeatView) -> Reading:
         if seat != view.seat and not forced_lead:
             decision = Decision(
                 card=card,
-                trick=tuple(trick),
+                trick=list(trick),
                 later=0,
                 first=not rules.points_on_first_trick and tricks_done == 0,
                 hearts_broken=broken,

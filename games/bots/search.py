@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import inf
 
-from games.engine import Card, Hand, Phase, SeatView, cards_of, imagine_hand, mask_of
+from games.engine import Card, Hand, Imagining, Phase, SeatView, cards_of, mask_of
 
 from . import basic, passing
 from .knowledge import dealer, learn
-from .policy import player
+from .policy import Player
 from .race import Budget, race
 from .reading import deals, read
 
@@ -72,11 +72,12 @@ class SearchBot:
         if len(candidates) == 1:
             return cards_of(candidates[0])
         deal = dealer(learn(view)).deal
+        imagine = Imagining(view)
 
         def dealt() -> Iterator[Hand]:
             while True:
                 holdings, kitty = deal(rnd)
-                hand = imagine_hand(view, holdings, kitty)
+                hand = imagine.hand(holdings, kitty)
                 for seat in range(n):
                     if seat != me:
                         hand.pass_mask(seat, basic.pass_mask(holdings[seat]))
@@ -132,8 +133,9 @@ def endless(
 
 
 def imagined(view: SeatView, deals: Iterator[tuple[list[int], int]]) -> Iterator[Hand]:
+    imagine = Imagining(view)
     for holdings, kitty in deals:
-        yield imagine_hand(view, holdings, kitty)
+        yield imagine.hand(holdings, kitty)
 
 
 def margin(points: tuple[int, ...], seat: int) -> float:
@@ -200,4 +202,4 @@ def finish(hand: Hand, refined: bool = True) -> tuple[int, ...]:
 def advance(hand: Hand, stop: int = -1, refined: bool = True) -> None:
     """Plays ``hand`` on with the rule-based player until seat ``stop`` is to play or the
     play is over."""
-    hand.play_on(player(hand.players, hand.taken_masks, refined), stop)
+    hand.play_on(Player(hand.players, hand.taken_masks, refined), stop)

@@ -133,6 +133,7 @@ from .rules import (
 )
 from .view import (
     HandTaken,
+    Imagining,
     LastTrick,
     SeatView,
     imagine_hand,
@@ -163,6 +164,7 @@ __all__ = [
     "HeartsBroken",
     "HeartsError",
     "IllegalMoveError",
+    "Imagining",
     "InvalidCardError",
     "InvalidPassError",
     "InvalidRulesError",

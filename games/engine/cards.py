@@ -197,6 +197,10 @@ def iter_indexes(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_HEARTS_SHIFT: Final = 13 * Suit.HEARTS
+_COUNTS: Final = tuple(bin(value).count("1") for value in range(1 << 13))  # cards in 13 bits
+
+
 def points_of(mask: int) -> int:
     """Penalty points in a set of cards (a mask): one for each heart, thirteen for the Q♠. The
     one place that says what a card costs; the J♦ option is scored on top (see
@@ -205,4 +209,6 @@ def points_of(mask: int) -> int:
     >>> points_of(mask_of(parse_cards("2H AH QS JD")))
     15
     """
-    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+    # The hearts' count from a table, not int.bit_count: the compiled build calls the latter as
+    # a Python method, and a play-out asks this at every trick.
+    return _COUNTS[mask >> _HEARTS_SHIFT & 0x1FFF] + (13 if mask & QS_BIT else 0)

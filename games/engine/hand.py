@@ -22,9 +22,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, NamedTuple, NoReturn
+
+from mypy_extensions import mypyc_attr
 
 # The hand works on bit masks of cards (one bit a card, as cards.py lays them out), and turns
 # them into Card objects only at its edges.
@@ -63,8 +65,19 @@ from .rules import (
 )
 
 _new = tuple.__new__
-# play_on's chooser: (trick so far, seat, legal mask, cards taken per seat) -> the card's index.
-Chooser = Callable[[list[int], int, int, list[int]], int]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Chooser:
+    """Whoever chooses the cards of :meth:`Hand.play_on`: a class, not a callable, so that the
+    compiled build calls its :meth:`pick` directly, without boxing its arguments (a class
+    defined outside the build, a test's, may derive from it too)."""
+
+    def pick(self, trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
+        """The index of the card ``seat`` plays: ``trick`` holds the card indexes of the trick
+        so far, ``legal`` is the mask of its legal cards and ``taken`` the mask of the cards
+        each seat has taken."""
+        raise NotImplementedError
 
 
 class Phase(StrEnum):
@@ -143,7 +156,7 @@ class Trick(NamedTuple):
 
 def legal_from(
     hand: int,
-    trick: list[int] | tuple[int, ...],
+    trick: list[int],
     *,
     first: bool,
     hearts_broken: bool,
@@ -175,7 +188,13 @@ def legal_from(
     return legal
 
 
-def winning_position(trick: Sequence[int]) -> int:
+def _remove(hands: list[int], cards: int) -> None:
+    """Takes ``cards`` out of every one of ``hands``."""
+    for seat in range(len(hands)):
+        hands[seat] &= ~cards
+
+
+def winning_position(trick: list[int]) -> int:
     """The position in ``trick`` (card indexes in the order played, from the lead) of the card
     that takes it, or would if it ended now: the highest card of the suit led.
 
@@ -191,7 +210,7 @@ def winning_position(trick: Sequence[int]) -> int:
     return position
 
 
-def trick_winner(trick: Sequence[int], leader: int, players: int) -> int:
+def trick_winner(trick: list[int], leader: int, players: int) -> int:
     """The seat that takes ``trick`` (card indexes, the first led by seat ``leader``), or would
     if it ended now.
 
@@ -201,7 +220,7 @@ def trick_winner(trick: Sequence[int], leader: int, players: int) -> int:
     return (leader + winning_position(trick)) % players
 
 
-def trick_points(trick: Iterable[int]) -> int:
+def trick_points(trick: list[int]) -> int:
     """The penalty points in the cards of ``trick`` (card indexes): see :func:`points_of`.
 
     >>> trick_points([Card.parse(c).index for c in ("5H", "QS", "AS", "9H")])
@@ -316,7 +335,7 @@ class Hand:
     """
 
     __slots__ = (
-        "_breakers", "_hands", "_legal", "_must_lead", "_passes", "_protect_first",
+        "_breakers", "_done", "_hands", "_legal", "_must_lead", "_passes", "_protect_first",
         "_taken", "_won", "dealer", "dealt", "direction", "hearts_broken", "kitty",
         "kitty_taker", "leader", "moves", "number", "pass_offset", "phase", "players",
         "points", "rules", "shooter", "sun", "totals_before", "trick", "tricks",
@@ -378,6 +397,7 @@ class Hand:
         self._won = [0] * n
         self.trick: list[int] = []  # card indexes of the trick in progress
         self.tricks: list[Trick] = []
+        self._done = 0  # tricks taken in the hand, those play_on played out included
         self.leader = self.turn = -1
         self.hearts_broken = False
         self.kitty_taker: int | None = None
@@ -425,6 +445,7 @@ class Hand:
         other._won = list(self._won)
         other.trick = list(self.trick)
         other.tricks = list(self.tricks)
+        other._done = self._done
         other.moves = []
         return other
 
@@ -481,7 +502,7 @@ class Hand:
 
     @property
     def cards_played(self) -> int:
-        return len(self.tricks) * self.players + len(self.trick)
+        return self._done * self.players + len(self.trick)
 
     def legal_plays(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now: empty unless it is that seat's turn to play."""
@@ -498,7 +519,7 @@ class Hand:
         legal = legal_from(
             self._hands[seat],
             self.trick,
-            first=self._protect_first and not self.tricks,
+            first=self._protect_first and not self._done,
             hearts_broken=self.hearts_broken,
             old_queen=self.rules.old_queen,
             must_lead=self._must_lead,
@@ -680,19 +701,25 @@ class Hand:
 
     def play_on(self, choose: Chooser, stop: int = -1) -> None:
         """Plays on until seat ``stop`` is to play or the play is over, each card the one
-        ``choose(trick, seat, legal, taken)`` names: the card indexes of the trick so far, the
+        ``choose.pick(trick, seat, legal, taken)`` names: the card indexes of the trick so far, the
         seat to play, the mask of its legal cards, and the mask of the cards each seat has
         taken. The path of simulations: each card is checked as :meth:`play_index` checks it,
-        but no move is logged, so the hand is a copy to play out and throw away."""
+        but no move is logged and no trick recorded (:attr:`tricks` keeps those before; the
+        cards taken, the turn and the score follow the play), so the hand is a copy to play
+        out and throw away."""
         if self.phase is not _PLAYING:
             return
         hands, taken, players = self._hands, self._taken, self.players
         old_queen, breakers = self.rules.old_queen, self._breakers
+        # The cards played here, as one mask: each seat's hand is what it held less these, and
+        # is written back once, as play stops. A list of masks changed card by card would box
+        # a new int object at every card (in the compiled build; a mask stays a machine word).
+        played = 0
         while True:
-            trick, seat, first = self.trick, self.turn, self._protect_first and not self.tricks
+            trick, seat, first = self.trick, self.turn, self._protect_first and not self._done
             broken, must_lead = self.hearts_broken, self._must_lead
             while seat != stop:
-                held = hands[seat]
+                held = hands[seat] & ~played
                 follow = held & SUIT_MASKS[trick[0] // 13] if trick else 0
                 if follow and not first:
                     legal = follow
@@ -705,12 +732,13 @@ class Hand:
                         old_queen=old_queen,
                         must_lead=must_lead,
                     )
-                index = choose(trick, seat, legal, taken)
+                index = choose.pick(trick, seat, legal, taken)
                 bit = 1 << index
                 if not bit & legal:
                     self.turn, self.hearts_broken = seat, broken
+                    _remove(hands, played)
                     self._reject(seat, index)
-                hands[seat] = held ^ bit
+                played |= bit
                 must_lead = -1
                 trick.append(index)
                 if not broken and bit & breakers:
@@ -721,9 +749,13 @@ class Hand:
             self.turn, self.hearts_broken = seat, broken
             self._must_lead, self._legal = must_lead, -1
             if len(trick) < players:  # stopped at seat ``stop``
+                _remove(hands, played)
                 return
-            self._take_trick()
-            if self.phase is not _PLAYING:
+            self._gather()
+            trick.clear()
+            if self._done == self.tricks_per_hand:
+                _remove(hands, played)
+                self._score()
                 return
 
     def _reject(self, seat: int, index: int) -> NoReturn:
@@ -734,6 +766,18 @@ class Hand:
         raise (NotYourTurnError if seat != self.turn else IllegalMoveError)(reason)
 
     def _take_trick(self) -> None:
+        """The trick in play goes to its taker, and into the record."""
+        trick, leader = self.trick, self.leader
+        winner, mask = self._gather()
+        cards = tuple([ALL_CARDS[card] for card in trick])
+        self.tricks.append(_new(Trick, (leader, cards, winner, points_of(mask))))
+        self.trick = []
+        if self._done == self.tricks_per_hand:
+            self._score()
+
+    def _gather(self) -> tuple[int, int]:
+        """The full trick's cards go to its taker, who leads next: the taker, and the cards' mask.
+        The trick stays as it is, for the caller to record or not."""
         trick = self.trick
         winner = trick_winner(trick, self.leader, self.players)
         mask = 0
@@ -745,13 +789,9 @@ class Hand:
             # The kitty goes, face down, to the first trick that holds a penalty card.
             self.kitty_taker = winner
             self._taken[winner] |= self.kitty
-        points = points_of(mask)
-        cards = tuple([ALL_CARDS[card] for card in trick])
-        self.tricks.append(_new(Trick, (self.leader, cards, winner, points)))
-        self.trick = []
+        self._done += 1
         self.leader = self.turn = winner
-        if len(self.tricks) == self.tricks_per_hand:
-            self._score()
+        return winner, mask
 
     def _score(self) -> None:
         self.turn = -1
@@ -784,6 +824,8 @@ class Hand:
 
     def _with_jack(self, points: list[int]) -> list[int]:
         rules = self.rules
+        if not rules.jack_of_diamonds:  # most tables: a play-out's score without a zip
+            return points
         return [p + jack_points(rules, mask) for p, mask in zip(points, self._taken, strict=True)]
 
     def _finish(self, points: list[int]) -> None:
@@ -888,6 +930,7 @@ class Hand:
                 )
                 for leader, cards, winner, points in data["tricks"]
             ]
+            hand._done = len(hand.tricks)
             hand.leader, hand.turn = int(data["leader"]), int(data["turn"])
             hand._must_lead = int(data["must_lead"])
             hand.hearts_broken = bool(data["hearts_broken"])

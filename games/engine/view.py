@@ -197,6 +197,7 @@ def imagine_hand(view: SeatView, holdings: Sequence[int], kitty: int = 0) -> Han
         hand._taken[trick.winner] |= mask
         hand._won[trick.winner] += 1
     hand.tricks = list(view.tricks)
+    hand._done = len(view.tricks)
     if view.kitty_taker is not None:
         hand.kitty_taker = view.kitty_taker
         hand._taken[view.kitty_taker] |= kitty
@@ -204,10 +205,42 @@ def imagine_hand(view: SeatView, holdings: Sequence[int], kitty: int = 0) -> Han
     hand.trick = [card.index for _, card in view.trick]
     hand.leader = view.trick[0][0] if view.trick else view.turn
     hand.turn = view.turn
-    hand._must_lead = -1
-    if not view.tricks and not view.trick and rules.first_lead is FirstLead.LOWEST_CLUB:
-        clubs = 0
-        for mask in holdings:
-            clubs |= mask & SUIT_MASKS[Suit.CLUBS]
-        hand._must_lead = (clubs & -clubs).bit_length() - 1
+    hand._must_lead = _must_lead(view, holdings)
     return hand
+
+
+def _must_lead(view: SeatView, holdings: Sequence[int]) -> int:
+    """The card the first lead must be in an imagined hand, or -1."""
+    if view.tricks or view.trick or view.rules.first_lead is not FirstLead.LOWEST_CLUB:
+        return -1
+    clubs = 0
+    for mask in holdings:
+        clubs |= mask & SUIT_MASKS[Suit.CLUBS]
+    return (clubs & -clubs).bit_length() - 1
+
+
+class Imagining:
+    """:func:`imagine_hand` for one view and many deals, as a search asks it: the hand is made
+    from the view once, and each deal's is a copy of it that holds the deal's cards."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.base: Hand | None = None
+        self.taken: list[int] = []  # the cards each seat has taken, the kitty left out
+
+    def hand(self, holdings: Sequence[int], kitty: int = 0) -> Hand:
+        """``imagine_hand(view, holdings, kitty)``, the same state."""
+        base = self.base
+        if base is None:
+            base = self.base = imagine_hand(self.view, holdings, 0)
+            self.taken = list(base._taken)
+        hand = base.copy()
+        hand.dealt = tuple(holdings)
+        hand._hands = list(holdings)
+        hand.kitty = kitty
+        taker = hand.kitty_taker
+        if taker is not None:
+            hand._taken[taker] = self.taken[taker] | kitty
+        if hand.phase is not Phase.PASSING:
+            hand._must_lead = _must_lead(self.view, holdings)
+        return hand

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.bots import HeuristicBot
-from games.bots.policy import choose, player
+from games.bots.policy import Player, choose
 from games.engine import Card, Hand, Rules, mask_of, seat_view
 from tests.helpers.bots import match_with, play_tricks
 
@@ -81,10 +81,10 @@ def test_the_chooser_knows_the_first_trick_from_what_nobody_has_taken_yet() -> N
     hand = mask("5C 9C KC")
     nothing = [0, 0, 0, 0]
     one_trick = [mask("2C 3C 4C 6C"), 0, 0, 0]
-    at_first = player(4, nothing, refined=True)
-    assert at_first(cards("TC"), 1, hand, nothing) == Card.parse("KC").index
-    after_it = player(4, one_trick, refined=True)
-    assert after_it(cards("TC"), 1, hand, one_trick) == Card.parse("9C").index
+    at_first = Player(4, nothing, refined=True)
+    assert at_first.pick(cards("TC"), 1, hand, nothing) == Card.parse("KC").index
+    after_it = Player(4, one_trick, refined=True)
+    assert after_it.pick(cards("TC"), 1, hand, one_trick) == Card.parse("9C").index
 
 
 HANDS = [

@@ -10,13 +10,17 @@ import pytest
 from games.bots import knowledge as knowledge_module
 from games.bots import make_bot
 from games.bots.knowledge import Knowledge, learn, sample
+from games.bots.search import finish
 from games.engine import (
+    PRESETS,
     Hand,
+    Imagining,
     Phase,
     Rules,
     SeatView,
     ShortPack,
     Suit,
+    imagine_hand,
     mask_of,
     parse_cards,
     seat_view,
@@ -228,3 +232,52 @@ def test_every_deal_that_fits_is_as_likely_as_any_other():
             exact = sum(1 for h in every if h[seat] >> card.index & 1) / len(every)
             seen = sum(1 for h in drawn if h[seat] >> card.index & 1) / len(drawn)
             assert seen == pytest.approx(exact, abs=0.025), (card, seat)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        PRESETS["club"].rules,
+        Rules(players=3, short_pack=ShortPack.KITTY, jack_of_diamonds=True),
+        Rules(players=5, short_pack=ShortPack.KITTY),
+    ],
+    ids=["standard", "club", "three with a kitty", "five with a kitty"],
+)
+def test_a_search_imagines_each_deal_as_the_engine_does_from_the_view(rules: Rules) -> None:
+    """Imagining makes the public part of a hand once and copies it for every deal: each deal's
+    hand is the one imagine_hand makes from scratch, before the pass, at the first lead, in the
+    middle of a trick and after the kitty was taken, and both play out alike."""
+    match = dealt(rules, 1)
+    heuristic = [make_bot("heuristic")] * rules.players
+    checked = 0
+    while not match.hand.is_over:
+        hand = match.hand
+        seat = hand.turn if hand.phase is Phase.PLAYING else 0
+        view = seat_view(match, seat)
+        dealer = knowledge_module.dealer(learn(view))
+        imagining, rnd = Imagining(view), random.Random(checked)
+        for _ in range(3):
+            holdings, kitty = dealer.deal(rnd)
+            copied, fresh = imagining.hand(holdings, kitty), imagine_hand(view, holdings, kitty)
+            assert copied.snapshot() == fresh.snapshot()
+            assert (copied.leader, copied.turn, copied.legal_mask(seat)) == (
+                fresh.leader,
+                fresh.turn,
+                fresh.legal_mask(seat),
+            )
+            if hand.phase is Phase.PLAYING:
+                assert finish(copied) == finish(fresh)
+        checked += 1
+        step(match, heuristic)
+    assert checked > rules.hand_size
+
+
+def test_the_dealers_shuffle_is_the_random_modules_card_for_card() -> None:
+    for size in range(40):
+        mine, theirs = list(range(size)), list(range(size))
+        ours, reference = random.Random(size), random.Random(size)
+        knowledge_module.shuffle(mine, ours)
+        reference.shuffle(theirs)
+        assert mine == theirs
+        assert ours.random() == reference.random()  # as many draws taken from the generator

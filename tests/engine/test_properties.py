@@ -31,6 +31,7 @@ from games.engine import (
     mask_of,
     seat_view,
 )
+from games.engine.hand import Chooser as EngineChooser
 from tests.helpers.strategies import (
     HANDS,
     MATCHES,
@@ -219,19 +220,25 @@ def test_playing_on_in_a_simulation_reaches_the_same_state_as_card_by_card(
         card = chooser.play(by_card, seat, cards_of(by_card.legal_mask(seat)))
         by_card.play_index(seat, card.index)
     asked = []
+    tricks_before = list(hand.tricks)
 
-    def choose(trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
-        assert trick == simulated.trick and taken == [
-            mask_of(simulated.taken(s)) for s in range(simulated.players)
-        ]
-        asked.append(seat)
-        return mirror.play(simulated, seat, cards_of(legal)).index
+    class Mirror(EngineChooser):
+        def pick(self, trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
+            assert trick == simulated.trick and taken == [
+                mask_of(simulated.taken(s)) for s in range(simulated.players)
+            ]
+            asked.append(seat)
+            return mirror.play(simulated, seat, cards_of(legal)).index
 
-    simulated.play_on(choose, stop)
+    simulated.play_on(Mirror(), stop)
 
     assert len(asked) == len(by_card.moves)
+    # A play-out records no trick: every other part of the state is the same.
+    assert simulated.tricks == tricks_before
+    assert simulated.cards_played == by_card.cards_played
     expected, got = by_card.snapshot(), simulated.snapshot()
-    expected.pop("moves"), got.pop("moves")
+    for unrecorded in ("moves", "tricks"):
+        expected.pop(unrecorded), got.pop(unrecorded)
     assert got == expected
     assert (simulated.phase, simulated.turn, simulated.points) == (
         by_card.phase,

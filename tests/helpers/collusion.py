@@ -29,7 +29,10 @@ def taker_of_trick(match: Match, seat: int, card: Card) -> int:
     for trick in hand.tricks:
         taken[trick.winner] |= mask_of(trick.cards)
     hand.play(seat, card)
-    hand.play_on(policy.player(hand.players, taken), stop=seat)
+    player = policy.Player(hand.players, taken)
+    while len(hand.tricks) == done:
+        turn = hand.turn
+        hand.play_index(turn, player.pick(hand.trick, turn, hand.legal_mask(turn), taken))
     return hand.tricks[done].winner
 
 
