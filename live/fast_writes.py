@@ -11,6 +11,10 @@ anything else still takes the pool's way. A connection sends one statement at a 
 keeps ``HEARTS_LOOP_CONNECTIONS`` of them and a write takes one that is free (with one, every
 table's write queued behind the others'). A connection that fails is dropped, and the move
 goes the pool's way, which loads the table again and judges it again.
+
+The moves that wait for a connection meanwhile (under load, when all are busy) are sent
+together by the first of them to get one: one transaction, one round trip (psycopg's pipeline),
+each move still its own row and its own check of its game's version (:func:`write`).
 """
 
 from __future__ import annotations
@@ -30,18 +34,30 @@ log = logging.getLogger(__name__)
 
 
 class _Connections:
-    """A loop's connections: the free ones, and how many there are."""
+    """A loop's connections: the free ones, how many there are, and the moves waiting for one."""
 
     def __init__(self) -> None:
         self.free: asyncio.Queue[psycopg.AsyncConnection | None] = asyncio.Queue()
         for _ in range(settings.HEARTS_LOOP_CONNECTIONS):
             self.free.put_nowait(None)  # a place for a connection, made when first needed
         self.all: set[psycopg.AsyncConnection] = set()
+        self.waiting: list[_Write] = []
+
+
+class _Write:
+    """One move's statement, waiting to be sent, and what became of it."""
+
+    __slots__ = ("done", "sql", "values")
+
+    def __init__(self, sql: bytes, values: list[object], done: asyncio.Future[bool]) -> None:
+        self.sql, self.values, self.done = sql, values, done
 
 
 _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Connections] = (
     weakref.WeakKeyDictionary()
 )
+batches: list[int] = []  # the size of each batch sent, for tests to read (kept when asked)
+COUNT_BATCHES = False
 
 
 def available() -> bool:
@@ -65,32 +81,87 @@ async def _connect() -> psycopg.AsyncConnection:
 
 async def write(judged: Judged) -> bool:
     """Send a judged move's one statement; whether the game was still at the version it was
-    judged on (False: another writer was first). Raises if the connection failed."""
+    judged on (False: another writer was first). Raises if the connection failed.
+
+    Moves that wait for a connection meanwhile go together: the first of them to get one sends
+    every move waiting then, in one transaction and one round trip (psycopg's pipeline), each
+    still its own row and its own check of its game's version, so a stale one is refused alone.
+    A lone move goes alone, as a statement of its own: moves wait for nobody."""
     sql, values = statement(judged)
     loop = asyncio.get_running_loop()
     pool = _loops.get(loop)
     if pool is None:
         pool = _loops[loop] = _Connections()
-    connection = await pool.free.get()
+    mine = _Write(sql, values, loop.create_future())
+    pool.waiting.append(mine)
+    try:
+        connection = await pool.free.get()
+    except asyncio.CancelledError:  # given up (the process stopping): not sent by another
+        if mine in pool.waiting:
+            pool.waiting.remove(mine)
+        raise
+    batch, pool.waiting = pool.waiting, []
+    try:
+        if batch:  # else another move's sender took this one along
+            connection = await _send(pool, connection, batch)
+    finally:
+        pool.free.put_nowait(connection)
+    return await mine.done
+
+
+async def _send(
+    pool: _Connections, connection: psycopg.AsyncConnection | None, batch: list[_Write]
+) -> psycopg.AsyncConnection | None:
+    """Sends ``batch`` over ``connection`` (made first if there is none); the connection to
+    give back (None once it failed: every move of the batch gets its error)."""
+    if COUNT_BATCHES:
+        batches.append(len(batch))
     try:
         if connection is None or connection.closed:
             pool.all.discard(connection)  # type: ignore[arg-type]
             connection = None
             connection = await _connect()
             pool.all.add(connection)
-        async with connection.cursor() as cursor:
-            await cursor.execute(sql, values, prepare=True)
-            return cursor.rowcount == 1
-    except psycopg.IntegrityError:  # the log's unique (game, number): another writer
-        return False
-    except BaseException:
+        if len(batch) == 1:
+            written = [await _one(connection, batch[0])]
+        else:
+            try:
+                written = await _together(connection, batch)
+            except psycopg.IntegrityError:  # one of them was logged by another writer: alone
+                written = [await _one(connection, move) for move in batch]
+    except BaseException as error:
         if connection is not None:
             pool.all.discard(connection)
             await connection.close()
-        connection = None
-        raise
-    finally:
-        pool.free.put_nowait(connection)
+        for move in batch:
+            if not move.done.done():
+                move.done.set_exception(error)
+        if not isinstance(error, Exception):
+            raise
+        return None
+    for move, result in zip(batch, written, strict=True):
+        move.done.set_result(result)
+    return connection
+
+
+async def _one(connection: psycopg.AsyncConnection, move: _Write) -> bool:
+    try:
+        async with connection.cursor() as cursor:
+            await cursor.execute(move.sql, move.values, prepare=True)
+            return cursor.rowcount == 1
+    except psycopg.IntegrityError:  # the log's unique (game, number): another writer
+        return False
+
+
+async def _together(connection: psycopg.AsyncConnection, batch: list[_Write]) -> list[bool]:
+    cursors = [connection.cursor() for _ in batch]
+    async with connection.transaction(), connection.pipeline():
+        for cursor, move in zip(cursors, batch, strict=True):
+            await cursor.execute(move.sql, move.values, prepare=True)
+    written = [cursor.rowcount == 1 for cursor in cursors]
+    for cursor in cursors:
+        await cursor.close()
+    return written
 
 
 def close_all() -> None:
