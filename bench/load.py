@@ -827,6 +827,7 @@ def run_round(
         "bytes_mean": statistics.fmean(stats.sizes) if stats.sizes else 0,
         "cpu_percent": cpu_percent(cpu_before, cpu_after, wall),
         "gc_pauses": gc_pauses_of(args.log, site, since, until),
+        "loop_lag": loop_lag_of(args.log, site, since, until),
         "site_cpu_ms_a_move": site_cpu_ms_a_move(stats.games, since, until, cpu_before, cpu_after),
         "screens_ports": {str(game): ports for game, ports in stats.sockets.items()},
         "games": sorted(stats.games),
@@ -849,6 +850,19 @@ def gc_pauses_of(log: Path, site: Site, since: float, until: float) -> dict[str,
     return {
         names.get(pid, f"pid {pid}"): figures
         for pid, figures in sorted(gc_pauses.read(lines, since, until).items())
+    }
+
+
+def loop_lag_of(log: Path, site: Site, since: float, until: float) -> dict[str, Any]:
+    """How late each daphne's event loop answered over the measured seconds, from its reports
+    in the site's log (hearts_site/gc_pauses.py, ``Lag``)."""
+    from hearts_site import gc_pauses
+
+    names = {pid: name for name, pid in site.pids().items()}
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    return {
+        names.get(pid, f"pid {pid}"): figures
+        for pid, figures in sorted(gc_pauses.read_lag(lines, since, until).items())
     }
 
 
@@ -934,6 +948,13 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
                 f"longest {pauses['longest'][gen]:.0f})"
                 for gen in range(3)
             )
+        )
+    for name, lag in figures.get("loop_lag", {}).items():
+        share = [100 * late / max(lag["probes"], 1) for late in lag["late"]]
+        print(
+            f"event loop, {name}: a probe every 10 ms waited over 20 / 50 / 100 ms "
+            f"{share[0]:.1f} / {share[1]:.1f} / {share[2]:.1f}% of the time "
+            f"({lag['probes']} probes), the longest {lag['longest']:.0f} ms"
         )
     if "bots" in figures:
         print_bots(figures["bots"])

@@ -54,6 +54,7 @@ application = ProtocolTypeRouter(
 # board's templates, compiled here rather than at the first socket) is set aside for good;
 # the collector walks only what came after.
 import gc  # noqa: E402
+import sys  # noqa: E402
 
 from django.conf import settings  # noqa: E402
 from django.template.loader import get_template  # noqa: E402
@@ -73,4 +74,6 @@ if settings.HEARTS_GC_YOUNG:
 
 from hearts_site import gc_pauses  # noqa: E402
 
-gc_pauses.report_from_environment()
+# Under daphne, its event loop's lag too (daphne.server made the loop Twisted runs on).
+_daphne = sys.modules.get("daphne.server")
+gc_pauses.report_from_environment(getattr(_daphne, "twisted_loop", None))

@@ -4,8 +4,10 @@ generation, and the report's lines give each process's collections between two m
 
 from __future__ import annotations
 
+import asyncio
 import doctest
 import gc
+import time
 
 from hearts_site import gc_pauses
 
@@ -40,3 +42,20 @@ def test_lines_run_together_or_of_other_processes_are_read_apart() -> None:
 
 def test_the_examples_of_the_module_hold() -> None:
     assert doctest.testmod(gc_pauses).failed == 0
+
+
+def test_a_loop_held_up_leaves_its_probe_waiting_and_the_wait_is_counted() -> None:
+    lag = gc_pauses.Lag()
+
+    async def held_up() -> None:
+        loop = asyncio.get_running_loop()
+        loop.call_soon_threadsafe(lag.probe, time.perf_counter())
+        time.sleep(0.12)  # the loop does nothing else for 120 ms
+        await asyncio.sleep(0)
+
+    asyncio.run(held_up())
+
+    assert lag.probes == 1 and lag.late == [1, 1, 1] and lag.longest >= 120
+    line = lag.line()
+    assert gc_pauses.read_lag([line, line], 0, float("inf"))  # its own lines read back
+    assert lag.longest == 0.0  # the next line has the waits after this one
