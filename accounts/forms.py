@@ -1,19 +1,35 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm, PasswordResetForm
 from django.contrib.auth.models import User
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts.models import holder_of_a_lookalike, is_reserved
+from accounts.addresses import in_use
+from accounts.mailing import deliver
+from accounts.models import Address, holder_of_a_lookalike, is_reserved
 from accounts.validators import MAX_LENGTH, MIN_LENGTH, validate_username
 
 
 class RegisterForm(BaseUserCreationForm):
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail address (optional)"),
+        required=False,
+        max_length=254,
+        help_text=gettext_lazy(
+            "Only you see it. It is how you get the account back if you forget the password: "
+            "we send it a link to confirm it first."
+        ),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["email"].widget.attrs.update(autocomplete="email", maxlength=254)
         username = self.fields["username"]
         username.help_text = _(
             "%(least)s to %(most)s characters: letters, digits, underscores and hyphens."
@@ -43,6 +59,9 @@ class RegisterForm(BaseUserCreationForm):
             )
         return name
 
+    def clean_email(self) -> str:
+        return _not_in_use(self.cleaned_data.get("email", ""))
+
 
 class LoginForm(AuthenticationForm):
     def clean_username(self) -> str:
@@ -50,3 +69,59 @@ class LoginForm(AuthenticationForm):
         name: str = self.cleaned_data["username"]
         stored = User.objects.filter(username__iexact=name).values_list("username", flat=True)
         return stored.first() or name
+
+
+class AddressField(forms.EmailField):
+    """An e-mail address: at most 254 characters (what mail carries), kept as typed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=254, **kwargs)
+        self.widget.attrs.update(autocomplete="email", maxlength=254)
+
+
+def _not_in_use(email: str, user: User | None = None) -> str:
+    if email and in_use(email, but_for=user):
+        raise forms.ValidationError(
+            _("That address belongs to another account."), code="address_in_use"
+        )
+    return email
+
+
+class AddressForm(forms.Form):
+    """The account's page: an address to confirm (a new one, or the first)."""
+
+    email = AddressField(label=gettext_lazy("E-mail address"))
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        return _not_in_use(self.cleaned_data["email"], self.user)
+
+
+class ResetForm(PasswordResetForm):
+    """ "Forgot your password?": the accounts with this confirmed address (one at most), and
+    the same answer whether there is one or not."""
+
+    email = AddressField(label=gettext_lazy("E-mail address"))
+
+    def get_users(self, email: str) -> Iterator[User]:
+        found = Address.objects.filter(email__iexact=email, user__is_active=True)
+        for address in found.select_related("user"):
+            if address.user.has_usable_password():
+                yield address.user
+
+    def send_mail(  # type: ignore[override]
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        # By the worker (accounts/tasks.py), to the address as it was confirmed.
+        subject = " ".join(render_to_string(subject_template_name, context).split())
+        body = render_to_string(email_template_name, context)
+        deliver(subject, body, context["user"].address.email)

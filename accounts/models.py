@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -125,3 +126,28 @@ class SpokenLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.code}"
+
+
+class Address(models.Model):
+    """A person's confirmed e-mail address, for getting the account back: one an account, and
+    one account an address, without regard to case. Only its owner sees it; an address waiting
+    to be confirmed lives only in the signed link sent to it (accounts/addresses.py)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="address",
+        verbose_name=gettext_lazy("person"),
+    )
+    email = models.EmailField(gettext_lazy("e-mail address"), max_length=254)
+    confirmed_at = models.DateTimeField(gettext_lazy("confirmed at"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="one_account_an_address"),
+        ]
+        verbose_name = gettext_lazy("e-mail address")
+        verbose_name_plural = gettext_lazy("e-mail addresses")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}'s address"

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from accounts import views
+from accounts import resets, views
 from hearts_site.converters import UsernameConverter
 
 register_converter(UsernameConverter, "username")
@@ -10,6 +10,20 @@ urlpatterns = [
     path("accounts/login/", views.sign_in, name="login"),
     path("accounts/logout/", views.sign_out, name="logout"),
     path("accounts/password/", views.password_change, name="password_change"),
+    path("accounts/password/forgot/", resets.AskForReset.as_view(), name="password_reset"),
+    path("accounts/password/forgot/sent/", resets.ResetAsked.as_view(), name="password_reset_done"),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        resets.SetNewPassword.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        resets.PasswordSet.as_view(),
+        name="password_reset_complete",
+    ),
+    path("accounts/email/", views.address, name="address"),
+    path("accounts/email/confirm/<str:signed>/", views.confirm_address, name="confirm_address"),
     path("u/<username:username>/", views.profile, name="profile"),
     path("language/", views.choose_language, name="choose_language"),
 ]

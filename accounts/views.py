@@ -19,7 +19,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.i18n import set_language
 
-from accounts.forms import LoginForm, RegisterForm
+from accounts import addresses
+from accounts.forms import AddressForm, LoginForm, RegisterForm
 from accounts.languages import remember, supported
 from accounts.lockout import wait_left
 from ratings.maths import PROVISIONAL_GAMES
@@ -52,6 +53,9 @@ def register(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+        if email := form.cleaned_data.get("email"):
+            addresses.ask_to_confirm(request, user, email)
+            messages.info(request, _confirm_sent(email))
         return HttpResponseRedirect(_next_url(request))
     ctx = {"form": form, "next": request.GET.get("next", "")}
     return render(request, "accounts/register.html", ctx)
@@ -68,6 +72,44 @@ def password_change(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your password has been changed."))
         return redirect("profile", username=user.username)
     return render(request, "accounts/password_change.html", {"form": form})
+
+
+def _confirm_sent(email: str) -> str:
+    return _(
+        "We sent a link to %(email)s: follow it within %(days)s days to confirm the address."
+    ) % {"email": email, "days": addresses.CONFIRM_DAYS}
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def address(request: HttpRequest) -> HttpResponse:
+    """The account's address: shown to its owner alone, and changed by confirming a new one."""
+    assert isinstance(request.user, User)
+    form = AddressForm(request.user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        addresses.ask_to_confirm(request, request.user, form.cleaned_data["email"])
+        messages.info(request, _confirm_sent(form.cleaned_data["email"]))
+        return redirect("address")
+    current = addresses.address_of(request.user)
+    return render(request, "accounts/address.html", {"form": form, "current": current})
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_address(request: HttpRequest, signed: str) -> HttpResponse:
+    """A link from a mail: a page with one button (a mail reader that opens links confirms
+    nothing), which keeps the address."""
+    if request.method == "POST":
+        try:
+            user, email = addresses.confirm(signed)
+        except addresses.NotConfirmed:
+            return render(request, "accounts/confirm_address.html", {"dead": True}, status=410)
+        except ValueError:
+            return render(request, "accounts/confirm_address.html", {"taken": True}, status=409)
+        messages.success(request, _("%(email)s is confirmed.") % {"email": email})
+        if request.user == user:
+            return redirect("address")
+        return redirect("login")
+    return render(request, "accounts/confirm_address.html", {"signed": signed})
 
 
 @require_safe

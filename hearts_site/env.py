@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 
 class EnvironmentError_(ValueError):
@@ -99,3 +102,33 @@ def check_secret_key(key: str) -> str:
             "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
         )
     return key
+
+
+def mail_settings(url: str | None, folder: Path) -> dict[str, Any]:
+    """Django's mail settings from ``EMAIL_URL``: ``smtp://user:password@host:587`` (STARTTLS),
+    ``smtps://…:465`` (TLS from the start), ``smtp+plain://…`` (neither: a relay on the same
+    machine), user and password percent-encoded. Without one, each mail is written as a file in
+    ``folder`` (the embedded run: a person trying the site follows its links from there).
+
+    >>> mail_settings("smtp://me%40x.org:p%2Fw@mail.x.org:587", Path("m"))["EMAIL_HOST_USER"]
+    'me@x.org'
+    >>> mail_settings(None, Path("m"))["EMAIL_BACKEND"]
+    'django.core.mail.backends.filebased.EmailBackend'
+    """
+    if url is None:
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": str(folder),
+        }
+    parts = urlsplit(url)
+    secure = {"smtp": "tls", "smtps": "ssl", "smtp+plain": ""}[parts.scheme]
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname or "localhost",
+        "EMAIL_PORT": parts.port or {"tls": 587, "ssl": 465, "": 25}[secure],
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": secure == "tls",
+        "EMAIL_USE_SSL": secure == "ssl",
+        "EMAIL_TIMEOUT": 10,
+    }

@@ -257,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
     if compile_in_background(env):
         print(
             "  The bots' compiled build is being made in the background (var/compile.log);\n"
-            "  they play from source until the next start, about three times slower.",
+            "  they play from source until the next start, about ten times slower.",
             flush=True,
         )
     _say_once_listening(host, args.port)
@@ -286,9 +286,16 @@ def what_runs(env: dict[str, str], redis_port: int | None) -> str:
         redis = f"Redis at {urlsplit(env['REDIS_URL']).hostname}"
     else:
         redis = "Redis (embedded)"
+    if env.get("EMAIL_URL"):
+        mail = f"mail: sent through {urlsplit(env['EMAIL_URL']).hostname}"
+    else:
+        mail = (
+            f"mail (a reset link, say): written as files in {Path(env['HEARTS_VAR_DIR']) / 'mail'}"
+        )
     return (
         f"Hearts: the web server (daphne), a Celery worker and beat, {redis};\n"
-        f"  the database: {database}."
+        f"  the database: {database};\n"
+        f"  {mail}."
     )
 
 

@@ -24,6 +24,7 @@ from .env import (
     env_list,
     env_str,
     env_url,
+    mail_settings,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -203,6 +204,17 @@ CACHES = {
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api"}
     ),
+    # Counts every process shares: the password resets asked for (accounts/resets.py).
+    "limits": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "limits",
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits"}
+    ),
 }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -292,6 +304,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
+# Mail (a reset link, an address to confirm): through SMTP at EMAIL_URL, else written as files
+# in var/mail/ (hearts_site/env.py, mail_settings). The tests read Django's in-memory outbox.
+MAIL_DIR = VAR_DIR / "mail"
+globals().update(mail_settings(env_url("EMAIL_URL", ("smtp", "smtps", "smtp+plain")), MAIL_DIR))
+DEFAULT_FROM_EMAIL = env_str("HEARTS_MAIL_FROM", "Hearts <hearts@localhost>")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day, once
+# Mail goes by the Celery worker (accounts/tasks.py); off, at once (the tests).
+HEARTS_MAIL_QUEUED = env_bool("HEARTS_MAIL_QUEUED", True)
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
 

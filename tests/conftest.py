@@ -6,6 +6,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import django
 import pytest
@@ -72,6 +73,13 @@ def _chat_rates_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     from chat import rates
 
     monkeypatch.setattr(rates, "KEY_PREFIX", f"test-chat-rate-{uuid.uuid4().hex}")
+
+
+@pytest.fixture(autouse=True)
+def _mail_at_once(settings: Any) -> None:
+    """Mail is sent in the request, into Django's in-memory outbox, not by a worker the tests
+    do not run (accounts/tasks.py; tests/accounts/test_recovery.py checks the queued way)."""
+    settings.HEARTS_MAIL_QUEUED = False
 
 
 @pytest.fixture(autouse=True)

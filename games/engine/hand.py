@@ -22,11 +22,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, NamedTuple, NoReturn
-
-from mypy_extensions import mypyc_attr
 
 # The hand works on bit masks of cards (one bit a card, as cards.py lays them out), and turns
 # them into Card objects only at its edges.
@@ -67,17 +65,26 @@ from .rules import (
 _new = tuple.__new__
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Chooser:
     """Whoever chooses the cards of :meth:`Hand.play_on`: a class, not a callable, so that the
-    compiled build calls its :meth:`pick` directly, without boxing its arguments (a class
-    defined outside the build, a test's, may derive from it too)."""
+    compiled build calls its :meth:`pick` directly, without boxing its arguments. A chooser
+    defined outside the build (a test's) is a function in a :class:`ChooseBy`."""
 
     def pick(self, trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
         """The index of the card ``seat`` plays: ``trick`` holds the card indexes of the trick
         so far, ``legal`` is the mask of its legal cards and ``taken`` the mask of the cards
         each seat has taken."""
         raise NotImplementedError
+
+
+class ChooseBy(Chooser):
+    """A chooser that asks ``function(trick, seat, legal, taken)``, as :meth:`Chooser.pick`."""
+
+    def __init__(self, function: Callable[[list[int], int, int, list[int]], int]) -> None:
+        self.function = function
+
+    def pick(self, trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
+        return self.function(trick, seat, legal, taken)
 
 
 class Phase(StrEnum):

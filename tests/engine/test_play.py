@@ -20,7 +20,7 @@ from games.engine import (
     WrongPhaseError,
     parse_cards,
 )
-from games.engine.hand import Chooser
+from games.engine.hand import ChooseBy
 
 STANDARD = PRESETS["standard"].rules  # no points on the first trick
 CLASSIC = PRESETS["classic"].rules  # points allowed on the first trick
@@ -632,10 +632,6 @@ def test_playing_on_in_a_simulation_refuses_a_card_that_breaks_the_rules():
     hand = deal(STANDARD, DEAL_A)
     play(hand, "2C")
 
-    class Diamonds(Chooser):
-        def pick(self, trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
-            return cards("6D")[0].index
-
     with pytest.raises(IllegalMoveError, match="You must follow clubs"):
-        hand.play_on(Diamonds())
+        hand.play_on(ChooseBy(lambda trick, seat, legal, taken: cards("6D")[0].index))
     assert set(hand.holding(1)) == set(cards(DEAL_A[1]))

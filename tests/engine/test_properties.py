@@ -31,7 +31,7 @@ from games.engine import (
     mask_of,
     seat_view,
 )
-from games.engine.hand import Chooser as EngineChooser
+from games.engine.hand import ChooseBy
 from tests.helpers.strategies import (
     HANDS,
     MATCHES,
@@ -222,15 +222,14 @@ def test_playing_on_in_a_simulation_reaches_the_same_state_as_card_by_card(
     asked = []
     tricks_before = list(hand.tricks)
 
-    class Mirror(EngineChooser):
-        def pick(self, trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
-            assert trick == simulated.trick and taken == [
-                mask_of(simulated.taken(s)) for s in range(simulated.players)
-            ]
-            asked.append(seat)
-            return mirror.play(simulated, seat, cards_of(legal)).index
+    def choose(trick: list[int], seat: int, legal: int, taken: list[int]) -> int:
+        assert trick == simulated.trick and taken == [
+            mask_of(simulated.taken(s)) for s in range(simulated.players)
+        ]
+        asked.append(seat)
+        return mirror.play(simulated, seat, cards_of(legal)).index
 
-    simulated.play_on(Mirror(), stop)
+    simulated.play_on(ChooseBy(choose), stop)
 
     assert len(asked) == len(by_card.moves)
     # A play-out records no trick: every other part of the state is the same.

@@ -17,7 +17,7 @@ from django.db.models import Model
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from accounts.models import ReservedName, SpokenLanguage, is_reserved
+from accounts.models import Address, ReservedName, SpokenLanguage, is_reserved
 from accounts.validators import lookalike_keys
 from arenas.models import Entrant
 from chat.models import ChatSetting, Mute
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db
 
 # Read by the Moderators group, not by every member of staff (arenas are every staff member's).
 MODERATORS_READ: list[type[Model]] = [Seeker, GameTally, SpokenLanguage, Mute, ChatSetting]
-READ_ONLY: list[type[Model]] = [*MODERATORS_READ, Entrant]
+READ_ONLY: list[type[Model]] = [*MODERATORS_READ, Entrant, Address]
 RESERVED = reverse("admin:accounts_reservedname_changelist")
 
 

@@ -1,0 +1,27 @@
+"""The site's mail goes by a Celery worker (accounts/tasks.py): a page that asks for a mail (a
+reset link, say) answers at once, as fast for an address nobody has as for one that gets a
+mail, and a mail server that is slow or down for a moment holds up nobody (the task tries
+again). The task is queued by name, once the request's transaction commits."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+
+SEND = "accounts.tasks.send_message"
+
+
+def send_now(subject: str, body: str, to: str) -> None:
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+
+
+def deliver(subject: str, body: str, to: str) -> None:
+    """Send a mail: by the worker once the request's transaction commits, or at once where
+    ``HEARTS_MAIL_QUEUED`` is off (the tests, which read Django's in-memory outbox)."""
+    if not settings.HEARTS_MAIL_QUEUED:
+        send_now(subject, body, to)
+        return
+    from hearts_site.celery import app
+
+    transaction.on_commit(lambda: app.send_task(SEND, args=(subject, body, to)))

@@ -1,0 +1,71 @@
+""" "Forgot your password?": Django's own reset views and token generator, with the site's
+templates, the address an account confirmed (accounts/addresses.py) as the way in, and limits.
+
+The answer is the same page whether or not an account has the address typed, so nobody learns
+whose address it is. A reset link is asked for at most :data:`PER_ADDRESS` times an hour for
+one address (the others are quietly not sent) and :data:`PER_CLIENT` times an hour from one
+client's address (further ones are refused, with a page that says to wait). A link works once
+and for ``PASSWORD_RESET_TIMEOUT``; Django's view takes its token out of the address at once,
+into the session, so that it is not left in the browser's history or sent on as a referrer.
+Setting the new password signs the account out everywhere: every session carries a hash of the
+password, and Django drops those whose hash no longer matches.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse_lazy
+
+from accounts.forms import ResetForm
+from accounts.lockout import client_address
+
+PER_ADDRESS = 3
+PER_CLIENT = 10
+HOUR = 3600
+
+
+def _count(key: str) -> int:
+    """One more ask under ``key`` this hour; how many there have been."""
+    cache = caches["limits"]
+    if cache.add(key, 1, HOUR):
+        return 1
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, HOUR)
+        return 1
+
+
+class AskForReset(auth_views.PasswordResetView):
+    form_class = ResetForm
+    template_name = "accounts/reset_ask.html"
+    email_template_name = "accounts/mail/reset.txt"
+    subject_template_name = "accounts/mail/reset_subject.txt"
+    success_url = reverse_lazy("password_reset_done")
+
+    def form_valid(self, form: ResetForm) -> HttpResponse:
+        request: HttpRequest = self.request
+        if _count(f"reset:client:{client_address(request)}") > PER_CLIENT:
+            return render(
+                request, "accounts/reset_ask.html", {"form": form, "wait": True}, status=429
+            )
+        if _count(f"reset:address:{form.cleaned_data['email'].lower()}") > PER_ADDRESS:
+            # The same answer as a reset sent: whether the address is known stays unknown.
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+class ResetAsked(auth_views.PasswordResetDoneView):
+    template_name = "accounts/reset_asked.html"
+
+
+class SetNewPassword(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/reset_set.html"
+    success_url = reverse_lazy("password_reset_complete")
+
+
+class PasswordSet(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/reset_done.html"

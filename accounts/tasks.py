@@ -1,0 +1,16 @@
+"""The site's mail, sent by the worker (accounts/mailing.py queues it)."""
+
+from __future__ import annotations
+
+from smtplib import SMTPException
+
+from celery import shared_task
+
+from accounts import mailing
+
+
+@shared_task(
+    name=mailing.SEND, autoretry_for=(OSError, SMTPException), retry_backoff=5, max_retries=6
+)
+def send_message(subject: str, body: str, to: str) -> None:
+    mailing.send_now(subject, body, to)
