@@ -414,6 +414,9 @@ class Round:
     opened: list[float] = field(default_factory=list)  # seconds from connecting to the table
     games: set[int] = field(default_factory=set)
     measured_from: float = 0.0  # moves sent before (the tables still arriving) are not counted
+    # How late the clients' own event loop woke from a 10 ms sleep, in the measured seconds: a
+    # latency's tail that is the clients', not the site's.
+    client_lag_ms: list[float] = field(default_factory=list)
 
 
 async def play(
@@ -771,9 +774,16 @@ def run_round(
                         out = args.profile / f"round{round_number + 1}"
                         profiles.append(_profile.start(name, pid, args.seconds, out))
 
+    async def watch_clients() -> None:
+        while (now := time.perf_counter()) < stop_sending:
+            await asyncio.sleep(0.01)
+            if now >= stats.measured_from:
+                stats.client_lag_ms.append(1000 * (time.perf_counter() - now - 0.01))
+
     async def everyone() -> None:
         await asyncio.gather(
             measure_cpu(),
+            watch_clients(),
             *(
                 run_table(players, stats, args, stop_sending, stop, n * args.ramp / len(tables))
                 for n, players in enumerate(tables)
@@ -826,6 +836,15 @@ def run_round(
         "bytes_median": statistics.median(stats.sizes) if stats.sizes else 0,
         "bytes_mean": statistics.fmean(stats.sizes) if stats.sizes else 0,
         "cpu_percent": cpu_percent(cpu_before, cpu_after, wall),
+        "client_lag": {
+            "late_percent": [
+                100
+                * sum(lag > limit for lag in stats.client_lag_ms)
+                / max(len(stats.client_lag_ms), 1)
+                for limit in (20, 50, 100)
+            ],
+            "longest_ms": max(stats.client_lag_ms, default=0.0),
+        },
         "gc_pauses": gc_pauses_of(args.log, site, since, until),
         "loop_lag": loop_lag_of(args.log, site, since, until),
         "site_cpu_ms_a_move": site_cpu_ms_a_move(stats.games, since, until, cpu_before, cpu_after),
@@ -948,6 +967,13 @@ def print_round(figures: dict[str, Any], args: argparse.Namespace) -> None:
                 f"longest {pauses['longest'][gen]:.0f})"
                 for gen in range(3)
             )
+        )
+    if lag := figures.get("client_lag"):
+        share = lag["late_percent"]
+        print(
+            "the clients' own event loop: woke over 20 / 50 / 100 ms late "
+            f"{share[0]:.1f} / {share[1]:.1f} / {share[2]:.1f}% of the time, "
+            f"the latest {lag['longest_ms']:.0f} ms"
         )
     for name, lag in figures.get("loop_lag", {}).items():
         share = [100 * late / max(lag["probes"], 1) for late in lag["late"]]

@@ -12,9 +12,9 @@ keeps ``HEARTS_LOOP_CONNECTIONS`` of them and a write takes one that is free (wi
 table's write queued behind the others'). A connection that fails is dropped, and the move
 goes the pool's way, which loads the table again and judges it again.
 
-The moves that wait for a connection meanwhile (under load, when all are busy) are sent
-together by the first of them to get one: one transaction, one round trip (psycopg's pipeline),
-each move still its own row and its own check of its game's version (:func:`write`).
+The moves that wait for a connection meanwhile (under load, when all are busy) go together
+over the next one free: one transaction, one round trip (psycopg's pipeline), each move still
+its own row and its own check of its game's version (:func:`write`).
 """
 
 from __future__ import annotations
@@ -34,14 +34,33 @@ log = logging.getLogger(__name__)
 
 
 class _Connections:
-    """A loop's connections: the free ones, how many there are, and the moves waiting for one."""
+    """A loop's connections: the free ones, how many there are, and the moves waiting for one.
+
+    A move waits on its own outcome only, never in line for a connection: whenever one is
+    free and moves wait, a task sends them all over it (:meth:`send_waiting`)."""
 
     def __init__(self) -> None:
-        self.free: asyncio.Queue[psycopg.AsyncConnection | None] = asyncio.Queue()
-        for _ in range(settings.HEARTS_LOOP_CONNECTIONS):
-            self.free.put_nowait(None)  # a place for a connection, made when first needed
+        # A place for each connection, None until the connection is first needed.
+        self.free: list[psycopg.AsyncConnection | None] = [None] * settings.HEARTS_LOOP_CONNECTIONS
         self.all: set[psycopg.AsyncConnection] = set()
         self.waiting: list[_Write] = []
+        self.sending: set[asyncio.Task[None]] = set()
+
+    def send_waiting(self) -> None:
+        while self.free and self.waiting:
+            connection, batch, self.waiting = self.free.pop(), self.waiting, []
+            task = asyncio.get_running_loop().create_task(self._send_then_free(connection, batch))
+            self.sending.add(task)
+            task.add_done_callback(self.sending.discard)
+
+    async def _send_then_free(
+        self, connection: psycopg.AsyncConnection | None, batch: list[_Write]
+    ) -> None:
+        try:
+            connection = await _send(self, connection, batch)
+        finally:
+            self.free.append(connection)
+            self.send_waiting()
 
 
 class _Write:
@@ -83,8 +102,8 @@ async def write(judged: Judged) -> bool:
     """Send a judged move's one statement; whether the game was still at the version it was
     judged on (False: another writer was first). Raises if the connection failed.
 
-    Moves that wait for a connection meanwhile go together: the first of them to get one sends
-    every move waiting then, in one transaction and one round trip (psycopg's pipeline), each
+    Moves that wait for a connection meanwhile go together: as soon as one is free, every move
+    waiting then goes over it, in one transaction and one round trip (psycopg's pipeline), each
     still its own row and its own check of its game's version, so a stale one is refused alone.
     A lone move goes alone, as a statement of its own: moves wait for nobody."""
     sql, values = statement(judged)
@@ -94,19 +113,13 @@ async def write(judged: Judged) -> bool:
         pool = _loops[loop] = _Connections()
     mine = _Write(sql, values, loop.create_future())
     pool.waiting.append(mine)
+    pool.send_waiting()
     try:
-        connection = await pool.free.get()
-    except asyncio.CancelledError:  # given up (the process stopping): not sent by another
+        return await asyncio.shield(mine.done)
+    except asyncio.CancelledError:  # given up (the process stopping): not sent, if it waits
         if mine in pool.waiting:
             pool.waiting.remove(mine)
         raise
-    batch, pool.waiting = pool.waiting, []
-    try:
-        if batch:  # else another move's sender took this one along
-            connection = await _send(pool, connection, batch)
-    finally:
-        pool.free.put_nowait(connection)
-    return await mine.done
 
 
 async def _send(
