@@ -39,7 +39,12 @@ def _count(key: str) -> int:
         return 1
 
 
+# Every page of the site takes GET, HEAD and POST alone (Django's form views take PUT as POST).
+METHODS = ["get", "head", "post"]
+
+
 class AskForReset(auth_views.PasswordResetView):
+    http_method_names = METHODS
     form_class = ResetForm
     template_name = "accounts/reset_ask.html"
     email_template_name = "accounts/mail/reset.txt"
@@ -59,13 +64,16 @@ class AskForReset(auth_views.PasswordResetView):
 
 
 class ResetAsked(auth_views.PasswordResetDoneView):
+    http_method_names = ["get", "head"]
     template_name = "accounts/reset_asked.html"
 
 
 class SetNewPassword(auth_views.PasswordResetConfirmView):
+    http_method_names = METHODS
     template_name = "accounts/reset_set.html"
     success_url = reverse_lazy("password_reset_complete")
 
 
 class PasswordSet(auth_views.PasswordResetCompleteView):
+    http_method_names = ["get", "head"]
     template_name = "accounts/reset_done.html"

@@ -149,6 +149,8 @@ FIELDS = {
     "on": ["on", "off", ""],
     "category": ["abuse", "cheating", "other", "x"],
     "comment": ["rude words", "", "x" * 1001],
+    # An account's address, and "Forgot your password?".
+    "email": ["alice@example.org", "ALICE@example.org", "not an address", "a" * 300 + "@x.org"],
 }
 FORMS = {
     "table_create": {"preset": "standard", "players": "4", "bot_level": "normal"},
@@ -163,6 +165,12 @@ FORMS = {
     "bot": {"bot": "on"},
     "verify_form": {"seed": SEED, "players": "4", "short_pack": "remove", "hands": "2"},
     "chat_report": {"category": "abuse", "comment": "rude words"},
+    "password_reset": {"email": "alice@example.org"},
+    "address": {"email": "alice@example.org"},
+    "password_reset_confirm": {
+        "new_password1": "another long passphrase 7",
+        "new_password2": "another long passphrase 7",
+    },
 }
 
 json_values = st.recursive(
@@ -201,12 +209,16 @@ READS = {
     "chat_unmute": ["next"],
     "chat_turn": ["on", "next"],
     "chat_report": ["category", "comment"],
+    "password_reset": ["email"],
+    "address": ["email"],
+    "password_reset_confirm": ["new_password1", "new_password2"],
 }
 # The pages that take a form by POST; every other page is read with GET.
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
 POSTED |= {"close_table"}
 POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
 POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report", "arena_join", "arena_pause"}
+POSTED |= {"password_reset", "address", "confirm_address", "password_reset_confirm"}
 
 
 @st.composite
@@ -242,6 +254,9 @@ def path_values(world: World, pattern: URLPattern) -> st.SearchStrategy[dict[str
         "seed": mostly([1, 2], numbers),
         "message_id": mostly(world.message_ids, numbers),
         "arena_id": mostly(world.arena_ids, numbers),
+        "uidb64": mostly(["MQ", "Mg"], names),
+        "token": mostly(["set-password"], names),
+        "signed": names,
     }
     return st.fixed_dictionaries({name: choices[name] for name in parameters(pattern)})
 
