@@ -190,31 +190,24 @@ else:
     # Management commands run without Redis; the site itself is always started with it.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# The open API's limits (api/throttles.py) are counted where every process sees them: Redis,
-# or, without it (management commands, a test of its own), the process's memory.
+
+def _shared_cache(prefix: str) -> dict[str, Any]:
+    """A cache every process sees: Redis, or, without it (management commands, a test of its
+    own), the process's memory."""
+    if not REDIS_URL:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": prefix}
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": prefix,
+        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+    }
+
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "api": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "api",
-            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
-        }
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api"}
-    ),
-    # Counts every process shares: the password resets asked for (accounts/resets.py).
-    "limits": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "limits",
-            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
-        }
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "limits"}
-    ),
+    "api": _shared_cache("api"),  # the open API's limits (api/throttles.py)
+    "limits": _shared_cache("limits"),  # the password resets asked for (accounts/resets.py)
 }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
