@@ -16,11 +16,10 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.mailing import deliver
+from accounts.mailing import deliver_from
 from accounts.models import Address
 
 CONFIRM_DAYS = 3
@@ -86,5 +85,4 @@ def confirm(signed: str) -> tuple[User, str]:
 
 def _mail(to: str, template: str, context: dict[str, object]) -> None:
     """One mail from ``template`` (its ``_subject.txt`` and ``.txt``), in the current language."""
-    subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
-    deliver(subject, render_to_string(f"{template}.txt", context), to)
+    deliver_from(f"{template}_subject.txt", f"{template}.txt", context, to)

@@ -6,21 +6,27 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm, PasswordResetForm
 from django.contrib.auth.models import User
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.addresses import in_use
-from accounts.mailing import deliver
+from accounts.mailing import deliver_from
 from accounts.models import Address, holder_of_a_lookalike, is_reserved
 from accounts.validators import MAX_LENGTH, MIN_LENGTH, validate_username
 
 
+class AddressField(forms.EmailField):
+    """An e-mail address: at most 254 characters (what mail carries), kept as typed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=254, **kwargs)
+        self.widget.attrs.update(autocomplete="email", maxlength=254)
+
+
 class RegisterForm(BaseUserCreationForm):
-    email = forms.EmailField(
+    email = AddressField(
         label=gettext_lazy("E-mail address (optional)"),
         required=False,
-        max_length=254,
         help_text=gettext_lazy(
             "Only you see it. It is how you get the account back if you forget the password: "
             "we send it a link to confirm it first."
@@ -29,7 +35,6 @@ class RegisterForm(BaseUserCreationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["email"].widget.attrs.update(autocomplete="email", maxlength=254)
         username = self.fields["username"]
         username.help_text = _(
             "%(least)s to %(most)s characters: letters, digits, underscores and hyphens."
@@ -69,14 +74,6 @@ class LoginForm(AuthenticationForm):
         name: str = self.cleaned_data["username"]
         stored = User.objects.filter(username__iexact=name).values_list("username", flat=True)
         return stored.first() or name
-
-
-class AddressField(forms.EmailField):
-    """An e-mail address: at most 254 characters (what mail carries), kept as typed."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(max_length=254, **kwargs)
-        self.widget.attrs.update(autocomplete="email", maxlength=254)
 
 
 def _not_in_use(email: str, user: User | None = None) -> str:
@@ -122,6 +119,5 @@ class ResetForm(PasswordResetForm):
         html_email_template_name: str | None = None,
     ) -> None:
         # By the worker (accounts/tasks.py), to the address as it was confirmed.
-        subject = " ".join(render_to_string(subject_template_name, context).split())
-        body = render_to_string(email_template_name, context)
-        deliver(subject, body, context["user"].address.email)
+        address = context["user"].address.email
+        deliver_from(subject_template_name, email_template_name, context, address)

@@ -5,15 +5,26 @@ again). The task is queued by name, once the request's transaction commits."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
 
 SEND = "accounts.tasks.send_message"
 
 
 def send_now(subject: str, body: str, to: str) -> None:
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
+
+
+def deliver_from(
+    subject_template: str, body_template: str, context: dict[str, Any], to: str
+) -> None:
+    """:func:`deliver` the mail the two templates make of ``context`` (the subject on one line)."""
+    subject = " ".join(render_to_string(subject_template, context).split())
+    deliver(subject, render_to_string(body_template, context), to)
 
 
 def deliver(subject: str, body: str, to: str) -> None:

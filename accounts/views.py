@@ -54,8 +54,7 @@ def register(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
         if email := form.cleaned_data.get("email"):
-            addresses.ask_to_confirm(request, user, email)
-            messages.info(request, _confirm_sent(email))
+            _ask_to_confirm(request, user, email)
         return HttpResponseRedirect(_next_url(request))
     ctx = {"form": form, "next": request.GET.get("next", "")}
     return render(request, "accounts/register.html", ctx)
@@ -74,10 +73,14 @@ def password_change(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/password_change.html", {"form": form})
 
 
-def _confirm_sent(email: str) -> str:
-    return _(
-        "We sent a link to %(email)s: follow it within %(days)s days to confirm the address."
-    ) % {"email": email, "days": addresses.CONFIRM_DAYS}
+def _ask_to_confirm(request: HttpRequest, user: User, email: str) -> None:
+    """Mail ``email`` its link, and say so."""
+    addresses.ask_to_confirm(request, user, email)
+    messages.info(
+        request,
+        _("We sent a link to %(email)s: follow it within %(days)s days to confirm the address.")
+        % {"email": email, "days": addresses.CONFIRM_DAYS},
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -87,8 +90,7 @@ def address(request: HttpRequest) -> HttpResponse:
     assert isinstance(request.user, User)
     form = AddressForm(request.user, request.POST if request.method == "POST" else None)
     if form.is_valid():
-        addresses.ask_to_confirm(request, request.user, form.cleaned_data["email"])
-        messages.info(request, _confirm_sent(form.cleaned_data["email"]))
+        _ask_to_confirm(request, request.user, form.cleaned_data["email"])
         return redirect("address")
     current = addresses.address_of(request.user)
     return render(request, "accounts/address.html", {"form": form, "current": current})

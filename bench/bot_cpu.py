@@ -256,7 +256,7 @@ def worktree(commit: str) -> Iterator[Path]:
 
 def build(tree: Path) -> None:
     """Makes ``tree``'s compiled build of the bots' hot modules, where it has one to make (the
-    site runs with it): a side without it would be measured from source, three times slower."""
+    site runs with it): a side without it would be measured from source, about ten times slower."""
     script = tree / "scripts" / "compile.py"
     if script.exists():
         environment = {**os.environ, "HEARTS_PURE_PYTHON": ""}

@@ -60,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -752,6 +753,7 @@ def run_round(
     round_number: int, count: int, args: argparse.Namespace, site: Site
 ) -> dict[str, Any]:
     from games.models import MoveRecord
+    from hearts_site.gc_pauses import LATE_MS
 
     tables = set_tables(round_number, count, args, site.client_ports())
     stats = Round()
@@ -841,7 +843,7 @@ def run_round(
                 100
                 * sum(lag > limit for lag in stats.client_lag_ms)
                 / max(len(stats.client_lag_ms), 1)
-                for limit in (20, 50, 100)
+                for limit in LATE_MS
             ],
             "longest_ms": max(stats.client_lag_ms, default=0.0),
         },
@@ -864,12 +866,7 @@ def gc_pauses_of(log: Path, site: Site, since: float, until: float) -> dict[str,
     site's log (hearts_site/gc_pauses.py)."""
     from hearts_site import gc_pauses
 
-    names = {pid: name for name, pid in site.pids().items()}
-    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
-    return {
-        names.get(pid, f"pid {pid}"): figures
-        for pid, figures in sorted(gc_pauses.read(lines, since, until).items())
-    }
+    return _reported(gc_pauses.read, log, site, since, until)
 
 
 def loop_lag_of(log: Path, site: Site, since: float, until: float) -> dict[str, Any]:
@@ -877,11 +874,22 @@ def loop_lag_of(log: Path, site: Site, since: float, until: float) -> dict[str, 
     in the site's log (hearts_site/gc_pauses.py, ``Lag``)."""
     from hearts_site import gc_pauses
 
+    return _reported(gc_pauses.read_lag, log, site, since, until)
+
+
+def _reported(
+    read: Callable[[list[str], float, float], dict[int, Any]],
+    log: Path,
+    site: Site,
+    since: float,
+    until: float,
+) -> dict[str, Any]:
+    """What ``read`` finds in the site's log between ``since`` and ``until``, by process name."""
     names = {pid: name for name, pid in site.pids().items()}
     lines = log.read_text(errors="replace").splitlines() if log.exists() else []
     return {
         names.get(pid, f"pid {pid}"): figures
-        for pid, figures in sorted(gc_pauses.read_lag(lines, since, until).items())
+        for pid, figures in sorted(read(lines, since, until).items())
     }
 
 

@@ -139,27 +139,36 @@ def read(lines: list[str], since: float, until: float) -> dict[int, dict[str, li
     >>> read(text, 10.0, 12.0)[7]
     {'count': [7.0, 1.0, 1.0], 'ms': [7.0, 4.0, 40.0], 'longest': [1.5, 4.0, 40.0]}
     """
-    seen: dict[int, list[dict[str, Any]]] = {}
-    for line in lines:
-        found = _LINE.fullmatch(line.strip())
-        if found is None:  # another line, or two processes' lines run together
-            continue
-        if since <= float(found["at"]) <= until:
-            seen.setdefault(int(found["pid"]), []).append(
-                {
-                    name: [float(value) for value in found[name].split(",")]
-                    for name in ("count", "ms", "longest")
-                }
-            )
     figures = {}
-    for pid, reports in seen.items():
-        first, last = reports[0], reports[-1]
+    for pid, reports in _reports(_LINE, lines, since, until).items():
+        numbers = [
+            {name: [float(value) for value in found[name].split(",")] for name in _GC_FIELDS}
+            for found in reports
+        ]
+        first, last = numbers[0], numbers[-1]
         figures[pid] = {
             "count": [b - a for a, b in zip(first["count"], last["count"], strict=True)],
             "ms": [round(b - a, 1) for a, b in zip(first["ms"], last["ms"], strict=True)],
-            "longest": [max(r["longest"][g] for r in reports[1:] or reports) for g in range(3)],
+            "longest": [max(r["longest"][g] for r in numbers[1:] or numbers) for g in range(3)],
         }
     return figures
+
+
+_GC_FIELDS = ("count", "ms", "longest")
+
+
+def _reports(
+    pattern: re.Pattern[str], lines: list[str], since: float, until: float
+) -> dict[int, list[re.Match[str]]]:
+    """Each process's report lines of one kind between ``since`` and ``until``, in order."""
+    seen: dict[int, list[re.Match[str]]] = {}
+    for line in lines:
+        found = pattern.fullmatch(line.strip())
+        if found is None:  # another line, or two processes' lines run together
+            continue
+        if since <= float(found["at"]) <= until:
+            seen.setdefault(int(found["pid"]), []).append(found)
+    return seen
 
 
 def read_lag(lines: list[str], since: float, until: float) -> dict[int, dict[str, Any]]:
@@ -174,25 +183,13 @@ def read_lag(lines: list[str], since: float, until: float) -> dict[int, dict[str
     >>> read_lag(text, 10.0, 12.0)[7]
     {'probes': 197, 'late': [7, 3, 1], 'longest': 130.5}
     """
-    seen: dict[int, list[dict[str, Any]]] = {}
-    for line in lines:
-        found = _LAG_LINE.fullmatch(line.strip())
-        if found is None:
-            continue
-        if since <= float(found["at"]) <= until:
-            seen.setdefault(int(found["pid"]), []).append(
-                {
-                    "probes": int(found["probes"]),
-                    "late": [int(n) for n in found["late"].split(",")],
-                    "longest": float(found["longest"]),
-                }
-            )
     figures = {}
-    for pid, reports in seen.items():
+    for pid, reports in _reports(_LAG_LINE, lines, since, until).items():
         first, last = reports[0], reports[-1]
+        late = [[int(n) for n in found["late"].split(",")] for found in (first, last)]
         figures[pid] = {
-            "probes": last["probes"] - first["probes"],
-            "late": [b - a for a, b in zip(first["late"], last["late"], strict=True)],
-            "longest": max(r["longest"] for r in reports[1:] or reports),
+            "probes": int(last["probes"]) - int(first["probes"]),
+            "late": [b - a for a, b in zip(*late, strict=True)],
+            "longest": max(float(found["longest"]) for found in reports[1:] or reports),
         }
     return figures

@@ -225,22 +225,20 @@ class Imagining:
 
     def __init__(self, view: SeatView) -> None:
         self.view = view
-        self.base: Hand | None = None
-        self.taken: list[int] = []  # the cards each seat has taken, the kitty left out
+        self.base: Hand | None = None  # imagined without a kitty: its cards taken lack it
 
     def hand(self, holdings: Sequence[int], kitty: int = 0) -> Hand:
         """``imagine_hand(view, holdings, kitty)``, the same state."""
         base = self.base
         if base is None:
             base = self.base = imagine_hand(self.view, holdings, 0)
-            self.taken = list(base._taken)
         hand = base.copy()
         hand.dealt = tuple(holdings)
         hand._hands = list(holdings)
         hand.kitty = kitty
         taker = hand.kitty_taker
         if taker is not None:
-            hand._taken[taker] = self.taken[taker] | kitty
+            hand._taken[taker] = base._taken[taker] | kitty
         if hand.phase is not Phase.PASSING:
             hand._must_lead = _must_lead(self.view, holdings)
         return hand
