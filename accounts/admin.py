@@ -28,13 +28,17 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import resets
 from accounts.forms import ResetForm
 from accounts.models import (
     Address,
     LookalikeKey,
+    RecoveryCode,
+    RecoveryCodes,
     ReservedName,
+    SignIn,
     SpokenLanguage,
     is_wholly_reserved,
 )
@@ -136,6 +140,7 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     list_display = [
         "username",
         "has_address",
+        "has_two_factor",
         "date_joined",
         "last_login",
         "is_active",
@@ -158,6 +163,7 @@ class PersonAdmin(CheckedSelection, UserAdmin):
         "chat_ban",
         "chat_lift",
         "send_reset",
+        "two_factor_off",
     ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
@@ -170,6 +176,7 @@ class PersonAdmin(CheckedSelection, UserAdmin):
             marked=Exists(standing),
             chat_banned=Exists(chat_banned),
             has_address=Exists(Address.objects.filter(user=OuterRef("pk"))),
+            has_two_factor=Exists(TOTPDevice.objects.filter(user=OuterRef("pk"), confirmed=True)),
         )
 
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -218,6 +225,9 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     def has_chat_lift_permission(self, request: HttpRequest) -> bool:
         return may(request.user, "chat_lift")
 
+    def has_two_factor_off_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_superuser and may(request.user, "close")
+
     @admin.display(
         boolean=True, description=gettext_lazy("suspended or banned"), ordering="sanctioned"
     )
@@ -230,6 +240,10 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     def has_address(self, person: Any) -> bool:
         # Whether there is one, not the address: that is its owner's alone (docs/privacy.md).
         return bool(person.has_address)
+
+    @admin.display(boolean=True, description=gettext_lazy("two-factor"), ordering="has_two_factor")
+    def has_two_factor(self, person: Any) -> bool:
+        return bool(person.has_two_factor)
 
     @admin.action(
         description=gettext_lazy("Send the chosen people a link to set a new password"),
@@ -373,6 +387,23 @@ class PersonAdmin(CheckedSelection, UserAdmin):
         )
 
     @admin.action(
+        description=gettext_lazy(
+            "Turn off the chosen people's two-factor sign-in (they lost the app and the codes)"
+        ),
+        permissions=["two_factor_off"],
+    )
+    def two_factor_off(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return _ask_then_act(
+            request,
+            queryset,
+            title=_("Turn off two-factor sign-in"),
+            form_class=ReasonForm,
+            act=lambda staff, person, data: sanctions.turn_off_two_factor(
+                staff, person, reason=data["reason"]
+            ),
+        )
+
+    @admin.action(
         description=gettext_lazy("Close the chosen accounts (they are kept, with their games)"),
         permissions=["close"],
     )
@@ -497,5 +528,57 @@ class AddressAdmin(ReadOnlyAdmin):
     to every member of staff whether an account has one."""
 
     list_display = ["user", "email", "confirmed_at"]
+    list_select_related = ["user"]
+    search_fields = ["user__username"]
+
+
+# django-otp's own page of authenticators shows each one's secret and its QR code: here, who
+# has one and since when, never the secret.
+admin.site.unregister(TOTPDevice)
+
+
+class TwoFactorAdmin(ReadOnlyAdmin):
+    """Whose two-factor sign-in is on, read-only: a superuser turns it off for a person who
+    lost both the app and the recovery codes with the people list's action, which asks why
+    and keeps it in the audit log."""
+
+    list_select_related = ["user"]
+    search_fields = ["user__username"]
+
+
+@admin.register(TOTPDevice)
+class AuthenticatorAdmin(TwoFactorAdmin):
+    list_display = ["user", "confirmed", "created_at", "last_used_at"]
+    fields = ["user", "confirmed", "created_at", "last_used_at"]
+
+
+@admin.register(RecoveryCodes)
+class RecoveryCodesAdmin(TwoFactorAdmin):
+    list_display = ["user", "left"]
+    fields = ["user", "left"]
+    readonly_fields = ["user", "left"]
+
+    @admin.display(description=gettext_lazy("codes left"))
+    def left(self, device: RecoveryCodes) -> int:
+        return device.left()
+
+
+@admin.register(RecoveryCode)
+class RecoveryCodeAdmin(ReadOnlyAdmin):
+    """Whether each recovery code was used: only its hash is kept, and not shown."""
+
+    list_display = ["device", "used_at"]
+    fields = ["device", "used_at"]
+    list_select_related = ["device__user"]
+    search_fields = ["device__user__username"]
+
+
+@admin.register(SignIn)
+class SignInAdmin(ReadOnlyAdmin):
+    """Where each account is signed in: seen only by staff given "Can view sign-in" (no group
+    has it), as the account's page shows it to its owner (docs/privacy.md)."""
+
+    list_display = ["user", "browser", "network", "signed_in_at", "seen_at"]
+    fields = ["user", "browser", "network", "signed_in_at", "seen_at"]
     list_select_related = ["user"]
     search_fields = ["user__username"]

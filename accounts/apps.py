@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 
 
@@ -14,6 +15,7 @@ class AccountsConfig(AppConfig):
         from django.contrib.auth.models import User
 
         post_save.connect(_user_saved, sender=User, dispatch_uid="accounts.lookalike_keys")
+        user_logged_in.connect(_signed_in, dispatch_uid="accounts.sign_ins")
 
 
 def _user_saved(
@@ -30,3 +32,13 @@ def _user_saved(
     from accounts.models import remember_lookalike_keys
 
     remember_lookalike_keys(instance)
+
+
+def _signed_in(sender: type, request: Any, user: Any, **kwargs: Any) -> None:
+    # However a person signs in (the site's page, the admin's, a test's client), the session
+    # goes on their list of sign-ins.
+    if request is None or not hasattr(request, "session"):
+        return
+    from accounts.sign_ins import record
+
+    record(request, user)

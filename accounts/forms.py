@@ -121,3 +121,42 @@ class ResetForm(PasswordResetForm):
         # By the worker (accounts/tasks.py), to the address as it was confirmed.
         address = context["user"].address.email
         deliver_from(subject_template_name, email_template_name, context, address)
+
+
+class CodeForm(forms.Form):
+    """A code from the authenticator app, or a recovery code."""
+
+    code = forms.CharField(
+        label=gettext_lazy("Code"),
+        max_length=40,
+        help_text=gettext_lazy(
+            "The six digits your authenticator app shows now, or one of your recovery codes."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["code"].widget.attrs.update(
+            autocomplete="one-time-code", autocapitalize="none", spellcheck="false"
+        )
+
+
+class PasswordAgainForm(forms.Form):
+    """The account's password, asked again before two-factor is turned on: a browser left
+    signed in is not enough to lock the account's owner out of it."""
+
+    password = forms.CharField(
+        label=gettext_lazy("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password

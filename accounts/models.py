@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import models
+from django.contrib.sessions.models import Session
+from django.db import models, transaction
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_otp.models import Device, ThrottlingMixin
 
 from accounts.validators import lookalike_keys
 
@@ -151,3 +156,86 @@ class Address(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}'s address"
+
+
+class RecoveryCodes(ThrottlingMixin, Device):
+    """An account's recovery codes, for signing in without the authenticator app: a django-otp
+    device whose tokens are the codes, each good once and stored as its SHA-256 alone (a code
+    carries about 79 random bits: its hash cannot be turned back by trying). Wrong codes are
+    throttled as the app's are (twice the wait after each)."""
+
+    class Meta(Device.Meta):
+        verbose_name = gettext_lazy("recovery codes")
+        verbose_name_plural = gettext_lazy("recovery codes")
+
+    def get_throttle_factor(self) -> int:
+        return int(getattr(settings, "OTP_TOTP_THROTTLE_FACTOR", 1))
+
+    def verify_token(self, token: object) -> bool:
+        allowed, _why = self.verify_is_allowed()
+        if not allowed:
+            return False
+        digest = code_digest(str(token))
+        with transaction.atomic():
+            used = self.codes.filter(digest=digest, used_at__isnull=True).update(
+                used_at=timezone.now()
+            )
+        if used:
+            self.throttle_reset()
+        else:
+            self.throttle_increment()
+        return bool(used)
+
+    def left(self) -> int:
+        return self.codes.filter(used_at__isnull=True).count()
+
+
+def code_digest(code: str) -> str:
+    """The stored form of a recovery code, whatever its spacing, dashes or case.
+
+    >>> code_digest("ab2c-d3ef") == code_digest(" AB2CD3EF ")
+    True
+    """
+    plain = "".join(ch for ch in code.lower() if ch.isalnum())
+    return hashlib.sha256(plain.encode()).hexdigest()
+
+
+class RecoveryCode(models.Model):
+    device = models.ForeignKey(RecoveryCodes, on_delete=models.CASCADE, related_name="codes")
+    digest = models.CharField(max_length=64)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = gettext_lazy("recovery code")
+        verbose_name_plural = gettext_lazy("recovery codes")
+
+    def __str__(self) -> str:
+        return f"{self.device_id}: {'used' if self.used_at else 'unused'}"
+
+
+class SignIn(models.Model):
+    """Where an account is signed in: one a session, gone with it (signing out, the session's
+    expiry, "Sign out everywhere else"). What is kept is what the account's page shows its
+    owner: the browser's name and system, the network (the address's first 24 bits, or 48 of
+    an IPv6 one), when the session began and when it was last seen."""
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, primary_key=True, related_name="sign_in"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sign_ins",
+        verbose_name=gettext_lazy("person"),
+    )
+    browser = models.CharField(gettext_lazy("browser"), max_length=100, blank=True)
+    network = models.CharField(gettext_lazy("network"), max_length=50, blank=True)
+    signed_in_at = models.DateTimeField(gettext_lazy("signed in at"))
+    seen_at = models.DateTimeField(gettext_lazy("last seen at"))
+
+    class Meta:
+        verbose_name = gettext_lazy("sign-in")
+        verbose_name_plural = gettext_lazy("sign-ins")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.browser or '?'}"

@@ -7,20 +7,22 @@ one address (the others are quietly not sent) and :data:`PER_CLIENT` times an ho
 client's address (further ones are refused, with a page that says to wait). A link works once
 and for ``PASSWORD_RESET_TIMEOUT``; Django's view takes its token out of the address at once,
 into the session, so that it is not left in the browser's history or sent on as a referrer.
-Setting the new password signs the account out everywhere: every session carries a hash of the
-password, and Django drops those whose hash no longer matches.
+Setting the new password signs the account out everywhere, at once (accounts/sign_ins.py).
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import SetPasswordForm
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse_lazy
 
+from accounts import mailing, sign_ins
 from accounts.forms import ResetForm
 from accounts.lockout import client_address
+from accounts.mailing import SEND_RESET
 
 PER_ADDRESS = 3
 PER_CLIENT = 10
@@ -57,10 +59,23 @@ class AskForReset(auth_views.PasswordResetView):
             return render(
                 request, "accounts/reset_ask.html", {"form": form, "wait": True}, status=429
             )
-        if _count(f"reset:address:{form.cleaned_data['email'].lower()}") > PER_ADDRESS:
-            # The same answer as a reset sent: whether the address is known stays unknown.
-            return HttpResponseRedirect(self.get_success_url())
-        return super().form_valid(form)
+        email = form.cleaned_data["email"]
+        if _count(f"reset:address:{email.lower()}") <= PER_ADDRESS:
+            # Whether the address is an account's is the worker's to find out (mailing.py).
+            mailing.later(SEND_RESET, (email, request.get_host(), request.is_secure()), send_reset)
+        return HttpResponseRedirect(self.get_success_url())
+
+
+def send_reset(email: str, domain: str, use_https: bool) -> None:
+    """Mail the account with the confirmed address ``email`` (if there is one) its link."""
+    form = ResetForm({"email": email})
+    if form.is_valid():
+        form.save(
+            domain_override=domain,
+            use_https=use_https,
+            email_template_name=AskForReset.email_template_name,
+            subject_template_name=AskForReset.subject_template_name,
+        )
 
 
 class ResetAsked(auth_views.PasswordResetDoneView):
@@ -72,6 +87,11 @@ class SetNewPassword(auth_views.PasswordResetConfirmView):
     http_method_names = METHODS
     template_name = "accounts/reset_set.html"
     success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        sign_ins.sign_out_everywhere(form.user)  # now, and their live pages with them
+        return response
 
 
 class PasswordSet(auth_views.PasswordResetCompleteView):

@@ -6,7 +6,7 @@ from smtplib import SMTPException
 
 from celery import shared_task
 
-from accounts import mailing
+from accounts import mailing, resets
 
 
 @shared_task(
@@ -14,3 +14,8 @@ from accounts import mailing
 )
 def send_message(subject: str, body: str, to: str) -> None:
     mailing.send_now(subject, body, to)
+
+
+@shared_task(name=mailing.SEND_RESET)
+def send_reset(email: str, domain: str, use_https: bool) -> None:
+    resets.send_reset(email, domain, use_https)

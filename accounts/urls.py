@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from accounts import resets, views
+from accounts import resets, security, views
 from hearts_site.converters import UsernameConverter
 
 register_converter(UsernameConverter, "username")
@@ -8,6 +8,9 @@ register_converter(UsernameConverter, "username")
 urlpatterns = [
     path("accounts/register/", views.register, name="register"),
     path("accounts/login/", views.sign_in, name="login"),
+    path("accounts/login/code/", views.sign_in_code, name="login_code"),
+    path("accounts/two-factor/", security.two_factor_page, name="two_factor"),
+    path("accounts/signed-in/", security.sign_ins_page, name="sign_ins"),
     path("accounts/logout/", views.sign_out, name="logout"),
     path("accounts/password/", views.password_change, name="password_change"),
     path("accounts/password/forgot/", resets.AskForReset.as_view(), name="password_reset"),

@@ -1,37 +1,153 @@
 from __future__ import annotations
 
 import math
+import time
 from datetime import timedelta
+from typing import Any
 
 from axes.helpers import get_failure_limit
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth import login, update_session_auth_hash
+from django.contrib import admin, messages
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import REDIRECT_FIELD_NAME, login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.i18n import set_language
+from django_otp import login as otp_login
+from django_otp.models import Device
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import addresses
-from accounts.forms import AddressForm, LoginForm, RegisterForm
+from accounts import addresses, sign_ins, two_factor
+from accounts.forms import AddressForm, CodeForm, LoginForm, RegisterForm
 from accounts.languages import remember, supported
 from accounts.lockout import wait_left
 from ratings.maths import PROVISIONAL_GAMES
 from ratings.selectors import history_chart, rating_of
 from ratings.stats import player_stats
 
-# Signed in, LoginView redirects whatever the method; the method is refused first.
-sign_in = require_http_methods(["GET", "HEAD", "POST"])(
-    LoginView.as_view(form_class=LoginForm, redirect_authenticated_user=True)
-)
+
+class SignIn(LoginView):
+    """The password first; an account with two-factor on is then asked for its code
+    (:func:`sign_in_code`) before it is signed in. Until then the session holds only whose
+    password was right, for :data:`two_factor.CODE_WAIT`."""
+
+    http_method_names = ["get", "head", "post"]
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        user = form.get_user()
+        if not two_factor.is_on(user):
+            return super().form_valid(form)
+        self.request.session[PENDING] = {
+            "user": user.pk,
+            "backend": getattr(user, "backend", None),
+            "at": time.time(),
+            "next": self.get_redirect_url(),
+        }
+        return redirect("login_code")
+
+
+PENDING = "two_factor_pending"  # the session's half-made sign-in: whose password was right
+
+# Signed in, LoginView redirects whatever the method.
+sign_in = SignIn.as_view(form_class=LoginForm, redirect_authenticated_user=True)
 sign_out = require_POST(LogoutView.as_view())
+
+
+class AdminLoginForm(LoginForm, AdminAuthenticationForm):
+    """The admin's sign-in: staff only, names without regard to case as on the site's page."""
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def admin_sign_in(request: HttpRequest) -> HttpResponse:
+    """The admin's sign-in page, as Django's (its words, its "signed in as" notice), with the
+    site's two steps: staff with two-factor on are asked for the code too."""
+    if request.method == "GET" and request.user.is_active and request.user.is_staff:
+        return redirect("admin:index")
+    context = {
+        **admin.site.each_context(request),
+        "title": _("Sign in"),
+        "subtitle": None,
+        "app_path": request.get_full_path(),
+        "username": request.user.get_username(),
+    }
+    if REDIRECT_FIELD_NAME not in request.GET and REDIRECT_FIELD_NAME not in request.POST:
+        context[REDIRECT_FIELD_NAME] = reverse("admin:index")
+    request.current_app = admin.site.name
+    view = SignIn.as_view(
+        extra_context=context, authentication_form=AdminLoginForm, template_name="admin/login.html"
+    )
+    return view(request)  # type: ignore[return-value]
+
+
+def _pending(request: HttpRequest) -> tuple[User, dict[str, Any]] | None:
+    pending = request.session.get(PENDING)
+    if not isinstance(pending, dict):
+        return None
+    fresh = time.time() - float(pending.get("at", 0)) < two_factor.CODE_WAIT.total_seconds()
+    user_id = pending.get("user")
+    user = User.objects.filter(pk=user_id, is_active=True).first() if fresh and user_id else None
+    if user is None:
+        request.session.pop(PENDING, None)
+        return None
+    return user, pending
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_in_code(request: HttpRequest) -> HttpResponse:
+    """The second step of signing in: the app's code, or a recovery code."""
+    found = _pending(request)
+    if found is None:
+        messages.info(request, _("Sign in again: the code was not given within five minutes."))
+        return redirect("login")
+    user, pending = found
+    form = CodeForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        device, why = passes(user, form.cleaned_data["code"])
+        if device is not None:
+            del request.session[PENDING]
+            login(request, user, backend=pending["backend"])
+            otp_login(request, device)
+            if not isinstance(device, TOTPDevice):
+                left = two_factor.codes_left(user)
+                messages.warning(
+                    request,
+                    ngettext(
+                        "You signed in with a recovery code: %(count)s is left.",
+                        "You signed in with a recovery code: %(count)s are left.",
+                        left,
+                    )
+                    % {"count": left},
+                )
+            return HttpResponseRedirect(pending.get("next") or resolve_url("lobby"))
+        form.add_error("code", why)
+    return render(request, "accounts/sign_in_code.html", {"form": form})
+
+
+def passes(user: User, code: str, *, app_only: bool = False) -> tuple[Device | None, str]:
+    """The device ``code`` passes for ``user``, or None and why not, in words to show: a wrong
+    or used code, or the wait after wrong ones still running (the code is not tried then)."""
+    until = two_factor.wait_until(user, app_only=app_only)
+    if until is not None:
+        seconds = max(1, math.ceil((until - timezone.now()).total_seconds()))
+        return None, ngettext(
+            "Too many wrong codes: try again in %(count)s second.",
+            "Too many wrong codes: try again in %(count)s seconds.",
+            seconds,
+        ) % {"count": seconds}
+    device = two_factor.verify(user, code, app_only=app_only)
+    if device is None:
+        return None, _("That code is not right, or it was used already.")
+    return device, ""
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -68,7 +184,10 @@ def password_change(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)  # stay signed in on this device
-        messages.success(request, _("Your password has been changed."))
+        sign_ins.sign_out_elsewhere(request)  # and nowhere else
+        messages.success(
+            request, _("Your password has been changed: you are signed out everywhere else.")
+        )
         return redirect("profile", username=user.username)
     return render(request, "accounts/password_change.html", {"form": form})
 

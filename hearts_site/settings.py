@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "template_partials",
     "ninja",  # the open API's docs page, drawn by the Swagger UI files its package ships
     "corsheaders",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "accounts",
     "games",
     "live",
@@ -84,10 +86,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session passed a second factor (accounts/two_factor.py)
+    "django_otp.middleware.OTPMiddleware",
     "accounts.languages.chosen_language",
     "accounts.time_zones.reader_time_zone",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.sign_out_the_sanctioned",
+    "accounts.middleware.keep_sign_ins",
+    "accounts.middleware.two_factor_for_staff",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -303,6 +309,10 @@ MAIL_DIR = VAR_DIR / "mail"
 globals().update(mail_settings(env_url("EMAIL_URL", ("smtp", "smtps", "smtp+plain")), MAIL_DIR))
 DEFAULT_FROM_EMAIL = env_str("HEARTS_MAIL_FROM", "Hearts <hearts@localhost>")
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for a day, once
+# Two-factor sign-in (accounts/two_factor.py): the name authenticator apps show beside the
+# account; after each wrong code the next waits twice as long (1, 2, 4 … seconds).
+OTP_TOTP_ISSUER = "Hearts"
+OTP_TOTP_THROTTLE_FACTOR = 1
 # Mail goes by the Celery worker (accounts/tasks.py); off, at once (the tests).
 HEARTS_MAIL_QUEUED = env_bool("HEARTS_MAIL_QUEUED", True)
 LOGIN_REDIRECT_URL = "lobby"

@@ -2,9 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from accounts.views import admin_sign_in
+
 from . import views
 
 urlpatterns = [
+    # The admin's sign-in with the site's second step (two-factor), before the admin's own.
+    path("admin/login/", admin_sign_in, name="admin_sign_in"),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

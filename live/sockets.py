@@ -23,7 +23,7 @@ from moderation import gates, sanctions
 from .rooms import quietly
 from .table_state import in_pool
 
-ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned
+ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned, or this session ended
 # How often a process looks at whether the people whose sockets it holds are kept out (a
 # suspension, a ban, a closed account): the net under the account group's message, which
 # closes their sockets at once unless it missed them (Redis down as it was sent). One query a
@@ -80,6 +80,13 @@ class AccountSocket(AsyncWebsocketConsumer):
 
     async def account_closed(self, event: dict[str, Any]) -> None:
         await self.close(code=ACCOUNT_CLOSED_CODE)
+
+    async def sessions_ended(self, event: dict[str, Any]) -> None:
+        """Some of the person's sessions were ended ("Sign out everywhere else", a new
+        password): this socket closes if it was one of them (its page reloads, signed out)."""
+        session = self.scope.get("session")
+        if session is not None and session.session_key in event["sessions"]:
+            await self.close(code=ACCOUNT_CLOSED_CODE)
 
     async def chat_choices(self, event: dict[str, Any]) -> None:
         """The person's chat choices changed (chat/services.py): only a table's socket shows a

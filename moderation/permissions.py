@@ -8,7 +8,8 @@ superuser, whatever else one holds: otherwise a moderator could lock a superuser
 admin, and only the shell would let them back in.
 
 The admin offers an action only to those who may take it (``may``); the services refuse the
-others (``refusal``), so a request made by hand is refused too.
+others (``refusal``), so a request made by hand is refused too. Staff who hold permissions must
+have passed two-factor sign-in first (accounts/two_factor.py): until then they may take none.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from accounts import two_factor
 
 # The permission each action takes: its codename and its name, as the admin shows it.
 PERMISSIONS: dict[str, tuple[str, str]] = {
@@ -75,12 +78,26 @@ def permission(action: str) -> str:
 def may(staff: User | AnonymousUser, action: str) -> bool:
     """Whether ``staff`` may take ``action`` at all: an active member of staff who holds its
     permission (a superuser holds them all)."""
-    return staff.is_active and staff.is_staff and staff.has_perm(permission(action))
+    held = staff.is_active and staff.is_staff and staff.has_perm(permission(action))
+    return held and two_factor.cleared(staff)
+
+
+def without_two_factor(staff: User | AnonymousUser) -> str | None:
+    """Why ``staff`` may take no moderation action yet: two-factor sign-in not passed; None
+    when it is, or is not asked of them."""
+    if two_factor.cleared(staff):
+        return None
+    return _(
+        "Staff must sign in with two-factor before taking any moderation action: turn it on "
+        "from your account's page (Two-factor sign-in)"
+    )
 
 
 def refusal(staff: User | AnonymousUser, action: str, person: User) -> str | None:
     """Why ``staff`` may not take ``action`` on ``person``, in words fit to show them; None
     when they may."""
+    if why := without_two_factor(staff):
+        return why
     if not may(staff, action):
         return str(NOT_PERMITTED[action])
     if (person.is_staff or person.is_superuser) and not staff.is_superuser:

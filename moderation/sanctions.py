@@ -36,6 +36,7 @@ from accounts.models import (
     remember_lookalike_keys,
     reserve_name,
 )
+from accounts import two_factor
 from accounts.validators import lookalike_keys, validate_username
 from games import services
 from games.models import Game, GamePlayer, Seat, Table
@@ -44,7 +45,7 @@ from reports.models import Report
 
 from .audit import record
 from .models import ChatBan, Mark, Sanction
-from .permissions import NOT_PERMITTED, may, refusal
+from .permissions import NOT_PERMITTED, may, refusal, without_two_factor
 
 ACCOUNT_CLOSED = "account.closed"  # the message that closes a person's sockets
 
@@ -268,6 +269,22 @@ def _sanction(
     return sanction
 
 
+def turn_off_two_factor(staff: User, user: User, *, reason: str) -> None:
+    """Two-factor sign-in off for a person who lost both the app and the recovery codes, once
+    staff know it is them: a superuser's to do alone, as it opens the account to its password
+    again."""
+    if why := without_two_factor(staff):
+        raise ModerationError(why)
+    if not staff.is_superuser:
+        raise ModerationError(_("Only a superuser may turn off someone's two-factor sign-in"))
+    _check_reason(reason)
+    if not two_factor.is_on(user):
+        raise ModerationError(_("Two-factor sign-in is not on"))
+    with transaction.atomic():
+        two_factor.turn_off(user)
+        record(staff, "two-factor turned off", user=user, reason=reason)
+
+
 def _take_out_of_play(user: User) -> None:
     """Each game ``user`` is playing ends against them as a resignation, and they leave the
     open tables they sit at. After the sanction is saved, so that a game's failure cannot undo
@@ -298,6 +315,8 @@ def _lock(user: User) -> None:
 
 
 def _check_may(staff: User, action: str) -> None:
+    if why := without_two_factor(staff):
+        raise ModerationError(why)
     if not may(staff, action):
         raise ModerationError(str(NOT_PERMITTED[action]))
 

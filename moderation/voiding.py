@@ -25,6 +25,7 @@ from ratings.models import RatingChange
 from ratings.services import one_replay_at_a_time, rate_again_after, unrate_game
 
 from . import audit
+from .permissions import without_two_factor
 
 
 def void_game(game_id: int, staff: User, reason: str) -> Game:
@@ -34,6 +35,8 @@ def void_game(game_id: int, staff: User, reason: str) -> Game:
     the ratings runs at a time."""
     if not (staff.is_staff and staff.has_perm("games.change_game")):
         raise PermissionDenied("Only staff who may change games may void one")
+    if why := without_two_factor(staff):
+        raise ServiceError(why)
     reason = reason.strip()
     if not reason:
         raise ServiceError(_("Say why the game is void: the reason goes into the audit log"))

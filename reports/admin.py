@@ -119,6 +119,9 @@ class ReportAdmin(ModelAdmin):
         except services.ReportAlreadyHandled:
             messages.error(request, _("Someone else handled this report first."))
             return HttpResponseRedirect(here)
+        except services.NotCleared as why:
+            messages.error(request, str(why))
+            return HttpResponseRedirect(here)
         status = report.get_status_display().lower()
         messages.success(
             request, _("Report %(number)s: %(status)s.") % {"number": report.pk, "status": status}

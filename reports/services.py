@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from chat.models import ChatMessage
 from games.models import Game
 from moderation import audit
+from moderation.permissions import without_two_factor
 
 from .models import Report
 
@@ -25,6 +26,10 @@ class ReportRefused(ValueError):
 
 class ReportAlreadyHandled(ValueError):
     """Another member of staff acted on or dismissed the report first."""
+
+
+class NotCleared(PermissionError):
+    """Staff who have not passed two-factor sign-in (moderation/permissions.py)."""
 
 
 def refusal(
@@ -99,6 +104,8 @@ def dismiss(report: Report, staff: User, note: str) -> None:
 
 
 def _handle(report: Report, staff: User, note: str, status: str, action: str) -> None:
+    if why := without_two_factor(staff):
+        raise NotCleared(why)
     now = timezone.now()
     with transaction.atomic():
         # Only an open report changes: if none did, someone else handled it first.

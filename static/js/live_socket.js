@@ -83,8 +83,9 @@
     if (again && socket.dataset.resync) resync(socket);
   });
 
-  // A socket that the server closes because this account was suspended or banned (code 4401,
-  // games/consumers.py) reloads the page, which then says why and until when.
+  // A socket that the server closes because this account was suspended or banned, or because
+  // its session was ended from elsewhere (code 4401, live/sockets.py), reloads the page, which
+  // then says why and until when, or shows it signed out.
   document.addEventListener("htmx:wsClose", (event) => {
     const closed = event.detail && event.detail.event;
     if (closed && closed.code === 4401) window.location.reload();

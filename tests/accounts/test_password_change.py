@@ -45,7 +45,7 @@ def test_a_changed_password_works_and_the_player_stays_signed_in(client: Client)
     assert alice.password.startswith("argon2")
     assert client.session[SESSION_KEY] == str(alice.pk)
     page = client.get(response["Location"])
-    assert b"Your password has been changed." in page.content
+    assert b"Your password has been changed: you are signed out everywhere else." in page.content
 
 
 @pytest.mark.django_db

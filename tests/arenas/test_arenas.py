@@ -28,7 +28,7 @@ from moderation.voiding import void_game
 from ratings.models import Rating
 from tests.helpers.arenas import running_arena
 from tests.helpers.finishing import play_out
-from tests.helpers.moderators import moderator
+from tests.helpers.moderators import moderator, with_two_factor
 from tests.helpers.races import raised_at_once
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -252,7 +252,7 @@ def test_a_void_game_takes_its_points_away_and_working_them_out_again_is_the_sam
     finish(second, 2)
     before = _rows(arena)
     assert sum(r.games for r in before) == 8
-    staff = User.objects.create_user("staff", is_staff=True)
+    staff = with_two_factor(User.objects.create_user("staff", is_staff=True))
     staff.user_permissions.add(Permission.objects.get(codename="change_game"))
     staff = User.objects.get(pk=staff.pk)
     void_game(first.game_id, staff, "collusion")
@@ -432,7 +432,7 @@ def test_the_admin_shows_an_entrants_site_rating_apart_from_the_seatings_interna
     entrant = Entrant.objects.get(user=alice)
     shown = Rating.objects.get(user=alice).display
     client = Client(headers={"Accept-Language": language})
-    client.force_login(User.objects.create_superuser("erin"))
+    client.force_login(with_two_factor(User.objects.create_superuser("erin")))
 
     inline = _words(client.get(f"/admin/arenas/arena/{arena.pk}/change/").content.decode())
     assert f"{rating} {skill}" in inline and f"{shown} 1596" in inline

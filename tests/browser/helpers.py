@@ -4,6 +4,8 @@ the running site."""
 
 from __future__ import annotations
 
+import base64
+
 import random
 import re
 import secrets
@@ -11,6 +13,8 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from django_otp.oath import TOTP
 
 from .conftest import BASE_DIR, Site, Tab
 
@@ -200,16 +204,47 @@ def staff_member(site: Site) -> tuple[str, str]:
     return username, password
 
 
+def code_from(secret: str) -> str:
+    """The code an authenticator app shows now for the key shown on the set-up page."""
+    key = base64.b32decode("".join(secret.split()))
+    return f"{TOTP(key).token():06d}"
+
+
+def enrol_two_factor(page: Any, password: str) -> list[str]:
+    """Two-factor sign-in turned on from its page as a person does, the app's part played by
+    reading the key off the page: the recovery codes it shows."""
+    if "/accounts/two-factor/" not in page.url:
+        page.goto("/accounts/two-factor/")
+    if page.get_by_label("Your password:").count():  # not begun already
+        page.get_by_label("Your password:").fill(password)
+        page.get_by_role("button", name="Set up two-factor sign-in").click()
+    secret = page.locator("#two-factor-secret")
+    secret.wait_for(timeout=STEP_MS)
+    page.get_by_label("Code:").fill(code_from(secret.inner_text()))
+    page.get_by_role("button", name="Turn two-factor sign-in on").click()
+    page.locator("#recovery-codes").wait_for(timeout=STEP_MS)
+    return page.locator("#recovery-codes code").all_inner_texts()
+
+
+def sign_in_to_admin(page: Any, username: str, password: str) -> None:
+    """A new member of staff signs in at the admin's page and, as the admin asks of them
+    (tests/browser/test_two_factor_in_browser.py), turns on two-factor sign-in before it opens."""
+    page.goto("/admin/login/?next=/accounts/two-factor/")
+    page.get_by_label("Username:").fill(username)
+    page.get_by_label("Password:").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/accounts/two-factor/")
+    enrol_two_factor(page, password)
+    page.goto("/admin/")
+    page.locator("#site-name").wait_for(timeout=STEP_MS)
+
+
 def staff_page(site: Site, browser: Any, live_site: str, **context: Any) -> Any:
     """A page of a new staff member (``staff_member``), signed in to the admin, in a browser
     context of its own (``context``: its viewport, …)."""
     username, password = staff_member(site)
     staff = browser.new_context(base_url=live_site, **context).new_page()
-    staff.goto("/admin/")
-    staff.get_by_label("Username:").fill(username)
-    staff.get_by_label("Password:").fill(password)
-    staff.get_by_role("button", name="Sign in").click()
-    staff.wait_for_url("**/admin/")
+    sign_in_to_admin(staff, username, password)
     return staff
 
 

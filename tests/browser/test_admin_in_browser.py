@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, Tab
-from .helpers import pass_and_resign, register, staff_member, start_game
+from .helpers import pass_and_resign, register, sign_in_to_admin, staff_member, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -60,11 +60,7 @@ def test_staff_void_a_finished_game_in_the_admin_under_the_content_security_poli
     username, password = staff_member(site)
     page.context.clear_cookies()
 
-    page.goto("/admin/")
-    page.get_by_label("Username:").fill(username)
-    page.get_by_label("Password:").fill(password)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/admin/")
+    sign_in_to_admin(page, username, password)
     assert _csp_violations(page, console) == []
 
     page.locator("#games-game").get_by_role("link", name="Games").click()

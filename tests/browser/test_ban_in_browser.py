@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, Tab
-from .helpers import register, staff_member, start_game
+from .helpers import register, sign_in_to_admin, staff_member, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -28,10 +28,7 @@ def test_a_player_banned_in_the_admin_sees_why_at_once_at_the_table(
     username, password = staff_member(site)
     staff = browser.new_context(base_url=live_site).new_page()
 
-    staff.goto("/admin/")
-    staff.get_by_label("Username:").fill(username)
-    staff.get_by_label("Password:").fill(password)
-    staff.get_by_role("button", name="Sign in").click()
+    sign_in_to_admin(staff, username, password)
     staff.goto(f"/admin/auth/user/?q={player}")
     staff.locator("#result_list tbody tr", has_text=player).locator("input.action-select").check()
     staff.locator("select[name=action]").select_option("ban")

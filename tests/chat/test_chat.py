@@ -23,7 +23,7 @@ from games.models import Game, Table
 from moderation import sanctions
 from moderation.models import AuditEntry, ChatBan
 from reports.models import Report
-from tests.helpers.moderators import moderator
+from tests.helpers.moderators import moderator, with_two_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -210,7 +210,7 @@ def test_the_limits_hold_in_redis_for_each_person_and_room(settings: Settings) -
 
 def test_suspended_and_banned_people_cannot_chat() -> None:
     table, game = _table()
-    root = User.objects.create_superuser("root_ops")
+    root = with_two_factor(User.objects.create_superuser("root_ops"))
     sanctions.suspend(root, _user("bob"), until=timezone.now() + timedelta(days=1), reason="Spam.")
     with pytest.raises(ChatRefused, match=r"Your account is suspended until .*: Spam\."):
         _say("bob", table, Room.PLAYERS, "hello", game)
@@ -245,7 +245,7 @@ def test_a_chat_ban_and_its_lift_are_in_the_audit_log_and_the_words_stay(
 
 
 def test_the_moderators_group_may_ban_from_chat_and_read_the_chat() -> None:
-    erin = User.objects.create_user("mod_erin", is_staff=True)
+    erin = with_two_factor(User.objects.create_user("mod_erin", is_staff=True))
     erin.groups.add(Group.objects.get(name="Moderators"))
     erin = User.objects.get(pk=erin.pk)
     for held in (

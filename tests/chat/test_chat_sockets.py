@@ -25,6 +25,7 @@ from games import services
 from games.models import Game
 from hearts_site.asgi import application
 from live import relays
+from tests.helpers.moderators import with_two_factor
 from tests.helpers.sockets import (
     LOCAL_HOST,
     LOCAL_ORIGIN,
@@ -223,7 +224,7 @@ async def test_a_chat_banned_person_is_refused_with_the_reason_and_their_words_s
     def ban_bob() -> None:
         from moderation import sanctions
 
-        staff = User.objects.create_superuser("staffer")
+        staff = with_two_factor(User.objects.create_superuser("staffer"))
         bob = User.objects.get(username="bob")
         sanctions.chat_ban(staff, bob, reason="Insults at the table.")
 

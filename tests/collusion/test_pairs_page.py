@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.helpers.collusion import history
+from tests.helpers.moderators import with_two_factor
 from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ URL = "/staff/collusion/"
 def test_staff_see_the_pairs_ranked_with_links_to_the_evidence(client: Client) -> None:
     alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
     games = history([alice, bob, carol, dave], 10, colluders=(alice, bob))
-    client.force_login(User.objects.create_user("erin", is_staff=True))
+    client.force_login(with_two_factor(User.objects.create_user("erin", is_staff=True)))
 
     response = client.get(URL)
 
@@ -52,7 +53,7 @@ def test_a_visitor_is_sent_to_sign_in(client: Client) -> None:
 
 
 def test_the_page_says_when_no_pair_has_played_enough(client: Client) -> None:
-    client.force_login(User.objects.create_user("erin", is_staff=True))
+    client.force_login(with_two_factor(User.objects.create_user("erin", is_staff=True)))
 
     response = client.get(URL)
 
@@ -60,7 +61,9 @@ def test_the_page_says_when_no_pair_has_played_enough(client: Client) -> None:
 
 
 def test_the_admin_index_links_to_the_page(client: Client) -> None:
-    client.force_login(User.objects.create_user("erin", is_staff=True, is_superuser=True))
+    client.force_login(
+        with_two_factor(User.objects.create_user("erin", is_staff=True, is_superuser=True))
+    )
 
     response = client.get(reverse("admin:index"))
 

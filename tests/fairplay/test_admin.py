@@ -10,13 +10,16 @@ from django.urls import reverse
 from fairplay.models import Abandonment
 from games import services
 from tests.helpers.fairplay import game_of
+from tests.helpers.moderators import with_two_factor
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def staff(client: Client) -> Client:
-    client.force_login(User.objects.create_superuser("sam", password="not-used-here"))
+    client.force_login(
+        with_two_factor(User.objects.create_superuser("sam", password="not-used-here"))
+    )
     return client
 
 

@@ -151,6 +151,11 @@ FIELDS = {
     "comment": ["rude words", "", "x" * 1001],
     # An account's address, and "Forgot your password?".
     "email": ["alice@example.org", "ALICE@example.org", "not an address", "a" * 300 + "@x.org"],
+    # Two-factor sign-in: which button, and the codes.
+    "action": ["start", "confirm", "codes", "off", "cancel", "x"],
+    "confirm-code": ["123456", "000000", "abcd-efgh-jkmn-pqrs", "9" * 41],
+    "codes-code": ["123456", ""],
+    "off-code": ["123456", ""],
 }
 FORMS = {
     "table_create": {"preset": "standard", "players": "4", "bot_level": "normal"},
@@ -171,6 +176,9 @@ FORMS = {
         "new_password1": "another long passphrase 7",
         "new_password2": "another long passphrase 7",
     },
+    "login_code": {"code": "123456"},
+    "two_factor": {"action": "start", "password": PASSWORD},
+    "admin_sign_in": {"username": "alice", "password": PASSWORD},
 }
 
 json_values = st.recursive(
@@ -212,6 +220,9 @@ READS = {
     "password_reset": ["email"],
     "address": ["email"],
     "password_reset_confirm": ["new_password1", "new_password2"],
+    "login_code": ["code"],
+    "two_factor": ["action", "password", "confirm-code", "codes-code", "off-code"],
+    "admin_sign_in": ["username", "password", "next"],
 }
 # The pages that take a form by POST; every other page is read with GET.
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
@@ -219,6 +230,7 @@ POSTED |= {"close_table"}
 POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
 POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report", "arena_join", "arena_pause"}
 POSTED |= {"password_reset", "address", "confirm_address", "password_reset_confirm"}
+POSTED |= {"login_code", "two_factor", "sign_ins", "admin_sign_in"}
 
 
 @st.composite

@@ -25,7 +25,7 @@ from moderation.models import AuditEntry
 from moderation.permissions import MODERATORS
 from pairing.models import Seeker
 from ratings.models import GameTally
-from tests.helpers.moderators import moderator
+from tests.helpers.moderators import moderator, with_two_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_every_model_of_the_sites_own_apps_is_in_the_admin() -> None:
 
 
 def test_what_only_the_site_writes_is_read_only_even_for_a_superuser() -> None:
-    root = User.objects.create_superuser("root_ops")
+    root = with_two_factor(User.objects.create_superuser("root_ops"))
     request = RequestFactory().get("/admin/")
     request.user = root
 
@@ -80,9 +80,9 @@ def test_a_moderator_reads_mutes_and_chat_settings_and_staff_without_the_permiss
     carol = User.objects.create_user("carol")
     Mute.objects.create(muter=bob, muted=carol)
     ChatSetting.objects.create(user=carol, off=True)
-    erin = User.objects.create_user("mod_erin", is_staff=True)
+    erin = with_two_factor(User.objects.create_user("mod_erin", is_staff=True))
     erin.groups.add(Group.objects.get(name=MODERATORS))
-    frank = User.objects.create_user("frank", is_staff=True)
+    frank = with_two_factor(User.objects.create_user("frank", is_staff=True))
 
     for model in MODERATORS_READ:
         assert _signed_in(erin).get(_changelist(model)).status_code == 200, model._meta.label

@@ -15,7 +15,7 @@ from django.utils import timezone
 from moderation import sanctions
 from moderation.audit import record
 from moderation.models import AuditEntry, Sanction, sanction_in_force
-from tests.helpers.moderators import moderator
+from tests.helpers.moderators import moderator, with_two_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +109,7 @@ def test_staff_read_the_audit_log(staff_client: Client) -> None:
 
 
 def test_the_admin_offers_no_add_change_or_delete_of_an_audit_entry(client: Client) -> None:
-    root = User.objects.create_superuser("root_ops", password="not-used-here-9Qs")
+    root = with_two_factor(User.objects.create_superuser("root_ops", password="not-used-here-9Qs"))
     client.force_login(root)
     entry = record(root, "ban", user=User.objects.create_user("bob"), reason="Cheating.")
     change = reverse("admin:moderation_auditentry_change", args=[entry.pk])

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, GamePlayer
 from moderation.models import AuditEntry
-from tests.helpers.moderators import moderator
+from tests.helpers.moderators import moderator, with_two_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,7 @@ KEPT = {
 
 @pytest.fixture
 def root() -> User:
-    return User.objects.create_superuser("root_ops", password="not-used-here-9Qs")
+    return with_two_factor(User.objects.create_superuser("root_ops", password="not-used-here-9Qs"))
 
 
 def _signed_in(user: User) -> Client:

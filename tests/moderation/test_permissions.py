@@ -21,7 +21,7 @@ from moderation import permissions, sanctions
 from moderation.models import Sanction, chat_ban_in_force, is_marked, sanction_in_force
 from moderation.permissions import PERMISSIONS
 from moderation.sanctions import ModerationError
-from tests.helpers.moderators import moderator
+from tests.helpers.moderators import code_now, moderator, with_two_factor
 
 pytestmark = pytest.mark.django_db
 
@@ -140,7 +140,7 @@ BY_NAME = {action.name: action for action in ACTIONS}
 
 @pytest.fixture
 def root() -> User:
-    return User.objects.create_superuser("root_ops", password="not-used-here-9Qs")
+    return with_two_factor(User.objects.create_superuser("root_ops", password="not-used-here-9Qs"))
 
 
 def _signed_in(staff: User) -> Client:
@@ -210,7 +210,7 @@ def test_staff_without_the_permission_are_not_offered_the_action_and_a_forged_on
 
 def test_staff_with_no_permission_are_offered_no_action_and_change_nothing(root: User) -> None:
     bob = User.objects.create_user("bob")
-    client = _signed_in(User.objects.create_user("mod_erin", is_staff=True))
+    client = _signed_in(with_two_factor(User.objects.create_user("mod_erin", is_staff=True)))
 
     offered = _offered(client)
     for action in ACTIONS:
@@ -223,7 +223,7 @@ def test_staff_with_no_permission_are_offered_no_action_and_change_nothing(root:
 
 
 def test_the_moderators_group_holds_every_action_and_the_void_and_report_permissions() -> None:
-    carol = User.objects.create_user("mod_carol", is_staff=True)
+    carol = with_two_factor(User.objects.create_user("mod_carol", is_staff=True))
     carol.groups.add(Group.objects.get(name="Moderators"))
     carol = User.objects.get(pk=carol.pk)  # permissions are read once a user object
 
@@ -239,9 +239,9 @@ def test_the_moderators_group_holds_every_action_and_the_void_and_report_permiss
 def test_only_a_superuser_acts_on_staff_or_a_superuser(name: str, rank: str, root: User) -> None:
     action = BY_NAME[name]
     if rank == "superuser":
-        bob = User.objects.create_superuser("bob", password="not-used-here-9Qs")
+        bob = with_two_factor(User.objects.create_superuser("bob", password="not-used-here-9Qs"))
     else:
-        bob = User.objects.create_user("bob", is_staff=True)
+        bob = with_two_factor(User.objects.create_user("bob", is_staff=True))
     action.before(root, bob)
     erin = moderator()
 
@@ -263,7 +263,10 @@ def test_a_moderator_banning_a_superuser_in_the_admin_is_told_no_and_the_superus
     assert "root_ops is a superuser: only a superuser may act on staff or superusers" in shown
     assert not Sanction.objects.exists()
     signing_in = {"username": "root_ops", "password": "not-used-here-9Qs", "next": "/admin/"}
-    signed_in = Client().post(reverse("admin:login"), signing_in, follow=True)
+    superuser = Client()
+    asked = superuser.post(reverse("admin:login"), signing_in, follow=True)
+    assert asked.redirect_chain[-1][0] == reverse("login_code")  # two-factor is on
+    signed_in = superuser.post(reverse("login_code"), {"code": code_now(root)}, follow=True)
     assert signed_in.redirect_chain and signed_in.redirect_chain[-1][0] == "/admin/"
 
 
@@ -294,7 +297,7 @@ def _change_page_post(client: Client, person: User, **fields: str) -> Any:
 
 
 def test_staff_who_may_edit_people_cannot_give_themselves_or_anyone_powers() -> None:
-    editor = User.objects.create_user("edit_ed", is_staff=True)
+    editor = with_two_factor(User.objects.create_user("edit_ed", is_staff=True))
     editor.user_permissions.set(
         Permission.objects.filter(
             content_type__app_label="auth", codename__in=["view_user", "change_user"]

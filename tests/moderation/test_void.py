@@ -20,6 +20,7 @@ from moderation.voiding import void_game
 from ratings.maths import Skill, rate
 from ratings.models import Rating, RatingChange
 from tests.helpers.finishing import a_season, every_rating, play_a_card, play_out, start
+from tests.helpers.moderators import with_two_factor
 from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,7 @@ CHANGELIST = "/admin/games/game/"
 
 
 def _staff(name: str = "sam") -> User:
-    return User.objects.create_user(name, is_staff=True, is_superuser=True)
+    return with_two_factor(User.objects.create_user(name, is_staff=True, is_superuser=True))
 
 
 def _staff_client(staff: User) -> Client:
@@ -179,7 +180,7 @@ def test_a_person_who_is_not_staff_cannot_void_a_game() -> None:
 
 def test_staff_without_the_right_to_change_games_are_not_offered_the_void() -> None:
     game = play_out(start(people("alice", "bob", "carol", "dave")), 47)
-    viewer = User.objects.create_user("vic", is_staff=True)
+    viewer = with_two_factor(User.objects.create_user("vic", is_staff=True))
     viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
     client = _staff_client(viewer)
 
@@ -191,7 +192,7 @@ def test_staff_without_the_right_to_change_games_are_not_offered_the_void() -> N
 
 def test_staff_without_the_right_to_change_games_cannot_void_one_in_code_either() -> None:
     game = play_out(start(people("alice", "bob", "carol", "dave")), 47)
-    viewer = User.objects.create_user("vic", is_staff=True)
+    viewer = with_two_factor(User.objects.create_user("vic", is_staff=True))
     viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
 
     with pytest.raises(PermissionDenied):

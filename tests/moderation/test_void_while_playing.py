@@ -18,11 +18,12 @@ from moderation.voiding import void_game
 from ratings import services as ratings
 from ratings.models import RatingChange
 from tests.helpers.finishing import a_season, every_rating, play_out, start
+from tests.helpers.moderators import with_two_factor
 from tests.helpers.tables import people
 
 
 def _staff() -> User:
-    return User.objects.create_user("sam", is_staff=True, is_superuser=True)
+    return with_two_factor(User.objects.create_user("sam", is_staff=True, is_superuser=True))
 
 
 def _recomputed_afresh() -> Any:

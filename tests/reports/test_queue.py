@@ -19,6 +19,7 @@ from games.models import Game
 from moderation.models import AuditEntry
 from reports.models import Report
 from tests.helpers.finishing import play_out, start
+from tests.helpers.moderators import with_two_factor
 from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def _page_of(report: Report) -> str:
 @pytest.fixture
 def sam() -> User:
     """A member of staff who handles reports (and nothing else)."""
-    sam = User.objects.create_user("sam", is_staff=True)
+    sam = with_two_factor(User.objects.create_user("sam", is_staff=True))
     sam.user_permissions.set(
         Permission.objects.filter(codename__in=["view_report", "change_report"])
     )
@@ -214,7 +215,7 @@ def test_a_player_who_is_not_staff_cannot_reach_the_queue() -> None:
 def test_staff_who_may_only_view_reports_cannot_decide_them() -> None:
     people("alice", "bob")
     report = _report("alice", "bob")
-    viewer = User.objects.create_user("vera", is_staff=True)
+    viewer = with_two_factor(User.objects.create_user("vera", is_staff=True))
     viewer.user_permissions.set(Permission.objects.filter(codename="view_report"))
     client = Client()
     client.force_login(viewer)
@@ -246,7 +247,7 @@ def test_staff_who_may_not_handle_reports_cannot_tell_which_reports_exist() -> N
     people("alice", "bob")
     report = _report("alice", "bob")
     client = Client()
-    client.force_login(User.objects.create_user("vic", is_staff=True))
+    client.force_login(with_two_factor(User.objects.create_user("vic", is_staff=True)))
     missing = reverse("admin:reports_report_change", args=[report.pk + 1000])
 
     answers = [
