@@ -28,6 +28,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import two_factor
 from accounts.models import (
     LookalikeKey,
     ReservedName,
@@ -36,7 +37,6 @@ from accounts.models import (
     remember_lookalike_keys,
     reserve_name,
 )
-from accounts import two_factor
 from accounts.validators import lookalike_keys, validate_username
 from games import services
 from games.models import Game, GamePlayer, Seat, Table

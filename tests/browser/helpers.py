@@ -5,7 +5,6 @@ the running site."""
 from __future__ import annotations
 
 import base64
-
 import random
 import re
 import secrets

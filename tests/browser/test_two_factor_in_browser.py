@@ -1,7 +1,8 @@
 """A moderator's first visit to the admin in a real browser: refused until two-factor sign-in
 is on, with a page that says how; turning it on by reading the key off the page and typing the
 code it makes (as an authenticator app would); the admin then opens. Signed out, the password
-alone no longer signs in: a recovery code does, once.
+alone no longer signs in: a recovery code does, once; the list of where the account is signed in
+shows this browser.
 
 Run with ``pytest -m browser tests/browser``; the site runs in its own processes (see conftest).
 """
@@ -26,7 +27,9 @@ def test_a_moderator_turns_on_two_factor_before_the_admin_opens(
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     username, password = staff_member(site)
-    page = browser.new_context(base_url=live_site, viewport={"width": 1280, "height": 900}).new_page()
+    page = browser.new_context(
+        base_url=live_site, viewport={"width": 1280, "height": 900}
+    ).new_page()
 
     page.goto("/admin/")
     page.get_by_label("Username:").fill(username)
@@ -65,4 +68,10 @@ def test_a_moderator_turns_on_two_factor_before_the_admin_opens(
     page.get_by_text("You signed in with a recovery code: 9 are left.").wait_for(timeout=STEP_MS)
     page.goto("/admin/")
     page.locator("#site-name").wait_for(timeout=STEP_MS)
+
+    page.goto("/accounts/signed-in/")
+    assert page.get_by_text("(this one)").count() == 1
+    page.screenshot(path=str(SHOTS / "signed-in.png"), full_page=True)
+    page.get_by_role("button", name="Sign out everywhere else").click()
+    page.get_by_text("Signed out of 0 other places.").wait_for(timeout=STEP_MS)
     page.context.close()
