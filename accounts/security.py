@@ -4,6 +4,8 @@ where the account is signed in (accounts/sign_ins.py). Their own person's alone,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -21,12 +23,17 @@ from accounts import sign_ins, two_factor
 from accounts.forms import CodeForm, PasswordAgainForm
 from accounts.views import passes
 
+View = Callable[[HttpRequest], HttpResponse]
+
 CODES = ("confirm", "codes", "off")  # the page's actions that take a code
 
 
-@never_cache
-@require_http_methods(["GET", "HEAD", "POST"])
-@login_required
+def own_page(view: View) -> View:
+    """A page of its signed-in person's alone, never cached."""
+    return never_cache(require_http_methods(["GET", "HEAD", "POST"])(login_required(view)))
+
+
+@own_page
 def two_factor_page(request: HttpRequest) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)
@@ -88,9 +95,7 @@ def _recovery_codes(request: HttpRequest, codes: list[str]) -> HttpResponse:
     return render(request, "accounts/recovery_codes.html", {"codes": codes})
 
 
-@never_cache
-@require_http_methods(["GET", "HEAD", "POST"])
-@login_required
+@own_page
 def sign_ins_page(request: HttpRequest) -> HttpResponse:
     """Where the account is signed in, with "Sign out everywhere else"."""
     user = request.user

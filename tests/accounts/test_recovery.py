@@ -296,12 +296,12 @@ def test_a_known_and_an_unknown_address_take_the_same_time_to_answer(settings) -
 
     timed("warm@example.org", 0)
     # Taken in turn, so that whatever else the machine does slows both alike.
-    pairs = [(timed("olga@example.org", n), timed("nobody@example.org", n)) for n in range(9)]
-    known = sorted(pair[0] for pair in pairs)[4]
-    unknown = sorted(pair[1] for pair in pairs)[4]
+    pairs = [(timed("olga@example.org", n), timed("nobody@example.org", n)) for n in range(15)]
+    # The quickest of each: what the request costs, without what else the machine was doing.
+    known, unknown = min(pair[0] for pair in pairs), min(pair[1] for pair in pairs)
     # A mail sent in the request, or a password hashed for a known address alone, would take
-    # tens of milliseconds more.
-    assert abs(known - unknown) < max(0.015, 0.5 * min(known, unknown)), (known, unknown)
+    # several times as long as the request (about 10 ms alone, more beside other tests).
+    assert abs(known - unknown) < max(0.025, min(known, unknown)), (known, unknown)
 
 
 def test_the_addresses_list_is_for_staff_given_the_permission_to_see_them() -> None:
