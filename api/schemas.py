@@ -254,3 +254,41 @@ class BoardFilters(Schema):
 class Paging(Schema):
     page: int = Field(1, ge=1, le=100_000)
     per_page: int = Field(20, ge=1, le=100)
+
+
+class ReviewProgressOut(Schema):
+    status: Literal["queued", "running"]
+    hands_done: int
+    hands_total: int
+
+
+class VerdictOut(Schema):
+    move: int = Field(description="the move's place in the game's log, from 0")
+    seat: int
+    hand: int
+    trick: int = Field(description="the trick the card was played to (a pass: 1)")
+    kind: Literal["pass", "play"]
+    chosen: list[str]
+    best: list[str] = Field(description="the bot's choice, by what the player knew")
+    value: float = Field(description="expected points less the others' average (lower: better)")
+    best_value: float
+    loss: float = Field(description="expected points the choice cost against the bot's")
+    mark: Literal["inaccuracy", "mistake", "blunder"] | None
+
+
+class ReviewSummaryOut(Schema):
+    seat: int
+    name: str
+    lost: float
+    per_hand: float
+    by_hand: list[float]
+    marks: dict[str, int]
+    decisions: int
+
+
+class ReviewOut(Schema):
+    game: int
+    bot_version: str
+    cpu_seconds: float
+    summary: list[ReviewSummaryOut]
+    verdicts: list[VerdictOut]

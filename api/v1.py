@@ -27,6 +27,7 @@ from ninja import NinjaAPI, Query
 from ninja.errors import HttpError
 
 from arenas.models import Arena
+from games import reviews
 
 from . import selectors
 from .schemas import (
@@ -40,6 +41,8 @@ from .schemas import (
     Message,
     Paging,
     PlayerOut,
+    ReviewOut,
+    ReviewProgressOut,
     RunningPage,
 )
 from .throttles import throttles
@@ -199,6 +202,35 @@ def game(request: HttpRequest, game_id: int, response: HttpResponse) -> Any:
     response["ETag"] = tag
     patch_cache_control(response, public=True, max_age=settings.HEARTS_API_GAME_MAX_AGE)
     return selectors.game(found)
+
+
+@api.get(
+    "/games/{int:game_id}/review",
+    response={200: ReviewOut, 202: ReviewProgressOut, **NOT_FOUND},
+    tags=["games"],
+)
+def game_review(request: HttpRequest, game_id: int) -> Any:
+    """The bot's review of a finished game (asked for on the game's page): every decision of
+    its people judged with what they knew, the marks and each player's figures. 202 with the
+    progress while it is made; 404 for a game not public or not reviewed."""
+    found = selectors.viewable(game_id)
+    review = reviews.review_of(found) if found is not None and found.is_over else None
+    if found is None or review is None:
+        raise HttpError(404, f"No review of game {game_id}")
+    if not review.is_done:
+        return 202, {
+            "status": review.status,
+            "hands_done": review.hands_done,
+            "hands_total": review.hands_total,
+        }
+    names = [player.name for player in sorted(found.players.all(), key=lambda p: p.seat)]
+    return {
+        "game": found.pk,
+        "bot_version": review.bot_version,
+        "cpu_seconds": round(review.cpu_seconds, 2),
+        "summary": reviews.summary(review, names),
+        "verdicts": review.verdicts,
+    }
 
 
 @api.get("/leaderboard", response=LeaderboardOut, tags=["ratings"])

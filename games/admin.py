@@ -26,7 +26,7 @@ from moderation.voiding import void_game
 
 from .errors import ServiceError
 from .history_selectors import outcome_in_words
-from .models import Game, GamePlayer, MoveRecord, Seat, Table
+from .models import Game, GamePlayer, GameReview, MoveRecord, Seat, Table
 
 # The admin's classes are generic only to the type checker (django-stubs).
 if TYPE_CHECKING:
@@ -243,3 +243,16 @@ class MoveRecordAdmin(ReadOnlyAdmin):
     list_select_related = ["game"]
     search_fields = ["=game__id"]
     ordering = ["game", "number"]
+
+
+@admin.register(GameReview)
+class GameReviewAdmin(ReadOnlyAdmin):
+    """The bot's reviews of games (games/reviews.py): made by the reviews' worker, never
+    written here."""
+
+    list_display = ["id", "game", "bot_version", "status", "hands_done", "hands_total"]
+    list_display += ["requested_by", "requested_at", "finished_at", "cpu_seconds"]
+    list_filter = ["status", "bot_version"]
+    list_select_related = ["game", "requested_by"]
+    search_fields = ["=game__id", "requested_by__username"]
+    exclude = ["verdicts"]

@@ -15,14 +15,18 @@ import json
 from typing import Any
 from urllib.parse import quote
 
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_safe
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games.engine import Rules
 
-from . import selectors
+from . import review_pages, reviews, selectors
+from .errors import ServiceError
 from .forms import GameFilterForm
 from .history_selectors import (
     Step,
@@ -35,7 +39,7 @@ from .history_selectors import (
     replay_state,
     replay_steps,
 )
-from .models import Game
+from .models import Game, GamePlayer
 from .records import game_record as build_record
 from .words import rules_in_short
 
@@ -115,6 +119,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     match = game.match()
     steps = replay_steps(match)
     context["replay"] = replay_state(match, players, steps, _step_index(request, steps))
+    context.update(_review_context(request, game, players, steps))
     if _is_htmx(request):
         context["oob"] = True
         return render(request, "games/game_detail.html#replay", context)
@@ -131,6 +136,71 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         }
     )
     return render(request, "games/game_detail.html", context)
+
+
+def _review_context(
+    request: HttpRequest, game: Game, players: list[GamePlayer], steps: list[Step]
+) -> dict[str, Any]:
+    """The bot's review on the game's page: its state, and once made, each person's figures,
+    the chart, the marked moves and the verdict on the replay's step."""
+    if not review_pages.may_review(game, request.user):
+        return {}
+    review = reviews.review_of(game)
+    names = [player.name for player in sorted(players, key=lambda p: p.seat)]
+    context: dict[str, Any] = {"may_review": True, "review": review}
+    if review is None or not review.is_done:
+        return context
+    numbers = review_pages.step_numbers(steps)
+    rows = reviews.summary(review, names)
+    hands = sorted({verdict["hand"] for verdict in review.verdicts})
+    shown = None
+    step = steps[_step_index(request, steps)]
+    if step.moves and not step.resign:
+        verdict = review_pages.verdicts_by_move(review).get(step.before - 1)
+        shown = verdict and review_pages.shown_verdict(verdict, names)
+    context.update(
+        review_rows=rows,
+        review_hands=hands,
+        review_chart=review_pages.chart(rows, hands),
+        review_marks=[
+            {**review_pages.shown_verdict(verdict, names), "step": numbers.get(verdict["move"])}
+            for verdict in reviews.marked(review)
+        ],
+        verdict=shown,
+    )
+    return context
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_review(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The review's part of the game's page: asked for (POST), or its state (GET: what the
+    page polls while the review is made; once it is, the page reloads to show it all)."""
+    game, code = viewable_game(request, game_id)
+    if not game.is_over or not review_pages.may_review(game, request.user):
+        raise Http404("No review of this game")
+    error = ""
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        try:
+            reviews.request_review(game.pk, request.user)  # type: ignore[arg-type]
+        except ServiceError as refusal:
+            error = str(refusal)
+        if not _is_htmx(request):
+            if error:
+                messages.error(request, error)
+            page = reverse("game_detail", args=[game.pk]) + (f"?code={quote(code)}" if code else "")
+            return redirect(page + "#review")
+    review = reviews.review_of(game)
+    response = render(
+        request,
+        "games/_review.html",
+        {"game": game, "code": code, "review": review, "may_review": True, "review_error": error},
+        status=400 if error else 200,
+    )
+    if request.method == "GET" and review is not None and review.is_done and _is_htmx(request):
+        response["HX-Refresh"] = "true"  # the whole page, with the marks in its replay
+    return response
 
 
 @require_safe

@@ -331,3 +331,51 @@ class MoveRecord(models.Model):
         for game_id, kind, seat, cards, choice, timeout in rows.iterator(chunk_size=5000):
             logs[game_id].append(Move(kind, seat, tuple(parse_cards(cards)), choice, timeout))
         return logs
+
+
+class GameReview(models.Model):
+    """The bot's review of a finished game (games/reviews.py): every decision of its people
+    judged with what they knew (games/bots/review.py). One a game for each version of the bot:
+    a changed bot makes a new review beside the old. Written a hand at a time, so a review whose
+    worker died goes on from the last hand it kept."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", pgettext_lazy("a review's state", "queued")
+        RUNNING = "running", pgettext_lazy("a review's state", "running")
+        DONE = "done", pgettext_lazy("a review's state", "done")
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reviews")
+    bot_version = models.CharField(gettext_lazy("bot version"), max_length=100)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("asked for by"),
+    )
+    requested_at = models.DateTimeField(gettext_lazy("asked for at"), auto_now_add=True)
+    # The worker's last sign of life: a review queued or running without one for long is
+    # queued again by the sweep.
+    touched_at = models.DateTimeField(auto_now=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    hands_total = models.PositiveIntegerField(default=0)
+    hands_done = models.PositiveIntegerField(default=0)
+    # One object a decision judged, in the log's order (games/reviews.py, verdict_json).
+    verdicts = models.JSONField(default=list, blank=True)
+    cpu_seconds = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "bot_version"], name="one_review_a_bot")
+        ]
+        verbose_name = gettext_lazy("game review")
+        verbose_name_plural = gettext_lazy("game reviews")
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id} ({self.status})"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status == self.Status.DONE

@@ -147,3 +147,18 @@ def play_bots(game_id: int, version: int, state: services.Running | None = None)
         if view.phase is not Phase.PASSING:
             return made  # one card at a time, so that people can follow the play
     return made
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def review_game(review_id: int) -> None:
+    """The bot's review of a game (games/reviews.py), on the ``reviews`` queue's worker."""
+    from . import reviews
+
+    reviews.run(review_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_reviews() -> int:
+    from . import reviews
+
+    return reviews.sweep()

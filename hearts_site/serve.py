@@ -107,7 +107,15 @@ def programs(
     else:
         celery, level, daphne_verbosity = f"{celery} --quiet -A hearts_site", "WARNING", " -v 0"
     listed = [
-        Program("worker", f"{celery} worker --loglevel {level} --concurrency 2", 20),
+        Program("worker", f"{celery} worker --loglevel {level} --concurrency 2 -Q celery", 20),
+        # The bot's reviews of games (games/reviews.py): one at a time, at low priority, on a
+        # queue of their own, so that no bot's move or deadline waits behind one.
+        Program(
+            "reviewer",
+            f"nice -n 10 {celery} worker --loglevel {level} --concurrency 1 -Q reviews "
+            "-n reviewer@hearts",
+            20,
+        ),
         # After the worker, and stopped before it: no sweep is sent to a queue nobody reads.
         Program("beat", f"{celery} beat --loglevel {level} --schedule {schedule}", 25),
         Program(

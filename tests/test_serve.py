@@ -113,7 +113,7 @@ def test_serve_runs_the_site_prints_its_address_and_stops_on_ctrl_c(tmp_path, st
     # The address is printed once it answers: no waiting for it.
     assert "Tables" in urllib.request.urlopen(address, timeout=10).read().decode()
     assert (tmp_path / "hearts.sqlite3").exists()
-    assert all(pid_of(server, name) for name in ("redis", "worker", "beat", "web"))
+    assert all(pid_of(server, name) for name in ("redis", "worker", "reviewer", "beat", "web"))
     server.send_signal(signal.SIGINT)
     assert server.wait(timeout=30) is not None
     eventually("a process outlived the site", lambda: not site_processes(server))
@@ -144,10 +144,11 @@ def site_processes(server: subprocess.Popen[str]) -> dict[int, tuple[int, str]]:
 
 
 def pid_of(server: subprocess.Popen[str], name: str) -> int:
-    """The pid of the site's Redis server or of its Celery worker's main process (0: none)."""
+    """The pid of the site's Redis server, of one of its Celery workers' main process (the
+    games' worker, the reviews'), of beat or of daphne (0: none)."""
     processes = site_processes(server)
-    marks = {"redis": "redis-server", "worker": "hearts_site worker", "beat": "hearts_site beat"}
-    marks["web"] = "hearts_site.asgi"
+    marks = {"redis": "redis-server", "worker": "-Q celery", "beat": "hearts_site beat"}
+    marks |= {"web": "hearts_site.asgi", "reviewer": "-Q reviews"}
     mine = {pid: parent for pid, (parent, command) in processes.items() if marks[name] in command}
     # The worker's pool processes have the same command line as the worker: their parent is it.
     return next((pid for pid, parent in mine.items() if parent not in mine), 0)

@@ -62,34 +62,16 @@ class SearchBot:
             return passing.choose_pass(view)
         assert view.seat is not None
         rnd = random.Random(self.seed)
-        me, n = view.seat, view.players
-        # Every three of the cards that most want to go, the rule's own choice first; an
-        # unguarded Q♠ goes in every one.
-        ranked = passing.ranked(view)
-        must = [card for card in ranked[:3] if passing.danger(card, ranked, view) >= MUST_GO]
-        free = [card for card in ranked[:6] if card not in must]
-        candidates = [mask_of(must) | mask_of(rest) for rest in combinations(free, 3 - len(must))]
+        me = view.seat
+        candidates = pass_candidates(view)
         if len(candidates) == 1:
             return cards_of(candidates[0])
-        deal = dealer(learn(view)).deal
-        imagine = Imagining(view)
-
-        def dealt() -> Iterator[Hand]:
-            while True:
-                holdings, kitty = deal(rnd)
-                hand = imagine.hand(holdings, kitty)
-                for seat in range(n):
-                    if seat != me:
-                        hand.pass_mask(seat, basic.pass_mask(holdings[seat]))
-                yield hand
 
         def score(base: Hand, candidate: int) -> float:
-            hand = base.copy()
-            hand.pass_mask(me, candidates[candidate])
-            return margin(finish(hand, self.refined), me)
+            return pass_out(base, me, candidates[candidate], self.refined)
 
         budget = self._budget(self.pass_deals, self.pass_work)
-        return cards_of(candidates[race(len(candidates), dealt(), score, budget)])
+        return cards_of(candidates[race(len(candidates), passing_deals(view, rnd), score, budget)])
 
     def choose_moon(self, view: SeatView) -> str:
         return basic.choose_moon(view)
@@ -121,6 +103,39 @@ class SearchBot:
     def _budget(self, deals: int, work: int) -> Budget:
         loss = -inf if self.loss is None else self.loss
         return Budget(deals, work or 1 << 62, self.seconds, loss=loss)
+
+
+def pass_candidates(view: SeatView) -> list[int]:
+    """The passes worth searching, as masks: every three of the six cards the rules of passing
+    rank most dangerous, the rule's own choice first; an unguarded Q♠ goes in every one."""
+    ranked = passing.ranked(view)
+    must = [card for card in ranked[:3] if passing.danger(card, ranked, view) >= MUST_GO]
+    free = [card for card in ranked[:6] if card not in must]
+    return [mask_of(must) | mask_of(rest) for rest in combinations(free, 3 - len(must))]
+
+
+def passing_deals(view: SeatView, rnd: random.Random) -> Iterator[Hand]:
+    """Endless imagined deals of the hand ``view`` is passing in, the other seats' passes made
+    as the rule-based player would make them (the seat's own is left to make)."""
+    assert view.seat is not None
+    me = view.seat
+    deal = dealer(learn(view)).deal
+    imagine = Imagining(view)
+    while True:
+        holdings, kitty = deal(rnd)
+        hand = imagine.hand(holdings, kitty)
+        for seat in range(view.players):
+            if seat != me:
+                hand.pass_mask(seat, basic.pass_mask(holdings[seat]))
+        yield hand
+
+
+def pass_out(base: Hand, seat: int, passed: int, refined: bool = True) -> float:
+    """``seat``'s margin when it passes the cards of mask ``passed`` and the policy plays the
+    hand out."""
+    hand = base.copy()
+    hand.pass_mask(seat, passed)
+    return margin(finish(hand, refined), seat)
 
 
 def endless(

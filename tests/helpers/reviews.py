@@ -1,0 +1,45 @@
+"""Finished games for the tests of the bot's review: played by the rule-based player in every
+seat (the same game from the same seed), saved as the site saves them."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+
+from bench._scratch import end_through_the_site
+from games.bots import make_bot
+from games.engine import Match, Phase, Rules, fingerprint, seat_view
+from games.models import Game
+from tests.helpers.finishing import start
+
+
+def heuristic_match(rules: Rules, seed: bytes, hands: int | None = None) -> Match:
+    """A game the rule-based player plays in every seat, to its end (or ``hands`` hands)."""
+    match = Match(rules, seed)
+    bot = make_bot("heuristic")
+    while not match.is_over and (hands is None or len(match.hands) < hands):
+        hand = match.hand
+        if hand.phase is Phase.PASSING:
+            seat = next(s for s in range(match.players) if not hand.has_passed(s))
+            match.pass_cards(seat, bot.choose_pass(seat_view(match, seat)))
+        elif hand.phase is Phase.MOON_CHOICE:
+            match.choose_moon(hand.turn, "others")
+        else:
+            match.play(hand.turn, bot.choose_play(seat_view(match, hand.turn)))
+    return match
+
+
+def finished_game(
+    players: list[User], *, bots: int = 0, target: int = 25, private: bool = False
+) -> Game:
+    """A game of ``players`` (and ``bots``) at a table, played to ``target`` as above."""
+    game = start(players, rated=False, bots=bots)
+    rules = Rules.from_json({**game.rules, "target": target})
+    seed = bytes(range(32))
+    Game.objects.filter(pk=game.pk).update(
+        rules=rules.to_json(), seed=seed, fingerprint=fingerprint(seed), added_seeds=[]
+    )
+    if private:
+        game.table.private = True
+        game.table.save(update_fields=["private"])
+    game.refresh_from_db()
+    return end_through_the_site(game, heuristic_match(rules, seed))
