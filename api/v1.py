@@ -23,7 +23,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.cache import patch_cache_control
-from ninja import NinjaAPI, Query
+from ninja import NinjaAPI, Query, Status
 from ninja.errors import HttpError
 
 from arenas.models import Arena
@@ -218,11 +218,8 @@ def game_review(request: HttpRequest, game_id: int) -> Any:
     if found is None or review is None:
         raise HttpError(404, f"No review of game {game_id}")
     if not review.is_done:
-        return 202, {
-            "status": review.status,
-            "hands_done": review.hands_done,
-            "hands_total": review.hands_total,
-        }
+        progress = {"status": review.status, "hands_done": review.hands_done}
+        return Status(202, {**progress, "hands_total": review.hands_total})
     names = [player.name for player in sorted(found.players.all(), key=lambda p: p.seat)]
     return {
         "game": found.pk,
