@@ -31,6 +31,7 @@ from accounts import addresses, sign_ins, two_factor
 from accounts.forms import AddressForm, CodeForm, LoginForm, RegisterForm
 from accounts.languages import remember, supported
 from accounts.lockout import wait_left
+from games.review_pages import rated_average
 from ratings.maths import PROVISIONAL_GAMES
 from ratings.selectors import history_chart, rating_of
 from ratings.stats import player_stats
@@ -245,6 +246,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "chart": history_chart(person, with_private=own),
         "stats": stats,
         "games": stats.recent,
+        "reviewed": rated_average(person),
     }
     return render(request, "accounts/profile.html", ctx)
 

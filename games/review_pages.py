@@ -79,7 +79,7 @@ def _n(value: float) -> str:
 
 def chart(rows: list[dict[str, Any]], hands: list[int]) -> SafeString:
     """Each person's points lost to their choices, added up hand by hand: a line each."""
-    width, height, left, right, top, bottom = 640, 260, 44, 110, 16, 36
+    width, height, left, right, top, bottom = 640, 260, 44, 170, 16, 36
     most = max([1.0, *(sum(row["by_hand"]) for row in rows)])
     steps = max(len(hands), 1)
 
@@ -97,7 +97,7 @@ def chart(rows: list[dict[str, Any]], hands: list[int]) -> SafeString:
                 '<line x1="{}" x2="{}" y1="{}" y2="{}" class="grid"/>'
                 '<text x="{}" y="{}" class="axis" text-anchor="end">{}</text>',
                 left, width - right, _n(y(value)), _n(y(value)), left - 6, _n(y(value) + 4),
-                f"{value:.0f}",
+                f"{value:.0f}" if most >= 8 else f"{value:.1f}",
             )
         )  # fmt: skip
     for i, hand in enumerate(hands, start=1):
@@ -135,7 +135,7 @@ def chart(rows: list[dict[str, Any]], hands: list[int]) -> SafeString:
             format_html(
                 '<text x="{}" y="{}" class="line-name" fill="{}">{} ({})</text>',
                 _n(last_x + 8), _n(last_y + 4 + 12 * index - 6 * (len(rows) - 1)), colour,
-                row["name"], row["lost"],
+                row["name"][:16], row["lost"],
             )
         )  # fmt: skip
     title = _("Points lost to the choices the bot would not have made, added up hand by hand")
@@ -162,3 +162,29 @@ def _marker(shape: str, x: float, y: float, colour: str) -> SafeString:
             _n(x), _n(y - 5), _n(x + 5), _n(y), _n(x), _n(y + 5), _n(x - 5), _n(y), colour,
         )  # fmt: skip
     return format_html('<circle cx="{}" cy="{}" r="4" fill="{}"/>', _n(x), _n(y), colour)
+
+
+def rated_average(user: User) -> dict[str, Any] | None:
+    """Over ``user``'s rated games the bot reviewed: how many, and the points their choices
+    lost a hand on average (their profile shows it); None before the first."""
+    from games.bots.review import VERSION
+
+    from .models import GamePlayer
+
+    seats = dict(
+        GamePlayer.objects.filter(
+            user=user, is_bot=False, game__rated=True, game__void=False
+        ).values_list("game_id", "seat")
+    )
+    done = GameReview.objects.filter(
+        game_id__in=list(seats), bot_version=VERSION, status=GameReview.Status.DONE
+    )
+    per_game = []
+    for game_id, verdicts in done.values_list("game_id", "verdicts"):
+        mine = [verdict for verdict in verdicts if verdict["seat"] == seats[game_id]]
+        hands = {verdict["hand"] for verdict in mine}
+        if hands:
+            per_game.append(sum(verdict["loss"] for verdict in mine) / len(hands))
+    if not per_game:
+        return None
+    return {"games": len(per_game), "per_hand": sum(per_game) / len(per_game)}

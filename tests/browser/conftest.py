@@ -218,7 +218,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         web_port = free_port()
         site.start(
             "worker",
-            [celery, "-A", "hearts_site", "worker", "--pool", "solo", "--loglevel", "INFO", "-Q", "celery"],
+            [
+                celery,
+                "-A",
+                "hearts_site",
+                "worker",
+                "--pool",
+                "solo",
+                "--loglevel",
+                "INFO",
+                "-Q",
+                "celery",
+            ],
         )
         # The bot's reviews of games, on their own queue (hearts_site/serve.py's "reviewer").
         site.start(

@@ -230,7 +230,7 @@ POSTED |= {"close_table"}
 POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
 POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report", "arena_join", "arena_pause"}
 POSTED |= {"password_reset", "address", "confirm_address", "password_reset_confirm"}
-POSTED |= {"login_code", "two_factor", "sign_ins", "admin_sign_in"}
+POSTED |= {"login_code", "two_factor", "sign_ins", "admin_sign_in", "game_review"}
 
 
 @st.composite

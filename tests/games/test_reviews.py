@@ -163,3 +163,19 @@ def test_a_private_tables_game_is_reviewed_for_its_players_alone() -> None:
     assert player.post(reverse("game_review", args=[game.pk])).status_code == 302
     assert GameReview.objects.filter(game=game).exists()
     assert Client().get(f"/api/v1/games/{game.pk}/review").status_code == 404
+
+
+def test_the_profile_shows_the_points_lost_a_hand_over_reviewed_rated_games() -> None:
+    four = people("alice", "bob", "carol", "dave")
+    game = finished_game(four, rated=True)
+    profile = reverse("profile", args=["alice"])
+    assert (
+        "by the bot\N{RIGHT SINGLE QUOTATION MARK}s review"
+        not in Client().get(profile).content.decode()
+    )
+    review = _made(game.pk, four[0])
+    mine = [verdict for verdict in review.verdicts if verdict["seat"] == 0]
+    hands = {verdict["hand"] for verdict in mine}
+    expected = sum(verdict["loss"] for verdict in mine) / len(hands)
+    shown = Client().get(profile).content.decode()
+    assert f"{expected:.2f} (1 reviewed rated game)" in shown

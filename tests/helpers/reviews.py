@@ -29,10 +29,15 @@ def heuristic_match(rules: Rules, seed: bytes, hands: int | None = None) -> Matc
 
 
 def finished_game(
-    players: list[User], *, bots: int = 0, target: int = 25, private: bool = False
+    players: list[User],
+    *,
+    bots: int = 0,
+    target: int = 25,
+    private: bool = False,
+    rated: bool = False,
 ) -> Game:
     """A game of ``players`` (and ``bots``) at a table, played to ``target`` as above."""
-    game = start(players, rated=False, bots=bots)
+    game = start(players, rated=rated, bots=bots)
     rules = Rules.from_json({**game.rules, "target": target})
     seed = bytes(range(32))
     Game.objects.filter(pk=game.pk).update(
