@@ -249,9 +249,9 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # due before the next sweep (games/tasks.py); a move itself schedules nothing for its deadline.
 HEARTS_SWEEP_SECONDS = env_float("HEARTS_SWEEP_SECONDS", 1.0)
 HEARTS_QUEUE_SWEEP_SECONDS = env_float("HEARTS_QUEUE_SWEEP_SECONDS", 2.0)
-# The bot's reviews of games (games/reviews.py) go to a queue of their own, read by a worker
-# of their own at low priority (hearts_site/serve.py): live play never waits behind one.
-CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "reviews"}}
+# The bot's reviews of games (games/reviews.py) are sent to a queue of their own, "reviews",
+# read by a worker of their own at low priority (hearts_site/serve.py): live play never waits
+# behind one.
 CELERY_BEAT_SCHEDULE = {
     "sweep-reviews": {"task": "games.tasks.sweep_reviews", "schedule": 60.0},
     "sweep-deadlines": {

@@ -179,3 +179,14 @@ def test_the_profile_shows_the_points_lost_a_hand_over_reviewed_rated_games() ->
     expected = sum(verdict["loss"] for verdict in mine) / len(hands)
     shown = Client().get(profile).content.decode()
     assert f"{expected:.2f} (1 reviewed rated game)" in shown
+
+
+def test_a_void_games_review_says_so_and_counts_in_no_average() -> None:
+    four = people("alice", "bob", "carol", "dave")
+    game = finished_game(four, rated=True)
+    _made(game.pk, four[0])
+    type(game).objects.filter(pk=game.pk).update(void=True)
+    page = Client().get(reverse("game_detail", args=[game.pk])).content.decode()
+    assert "This game is void: its review stands" in page
+    profile = Client().get(reverse("profile", args=["alice"])).content.decode()
+    assert "reviewed rated game" not in profile
