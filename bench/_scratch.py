@@ -125,3 +125,24 @@ def end_through_the_site(game: Game, match: Match) -> Game:
         choice=last.choice,
     )
     return Game.objects.get(pk=game.pk)
+
+
+def rule_based_match(rules: object, seed: bytes, hands: int | None = None) -> Match:
+    """A game the rule-based player plays in every seat, to its end (or ``hands`` hands): the
+    same game from the same seed (the bot's review's benchmark and tests judge it)."""
+    from games.bots import make_bot
+    from games.engine import Match, Phase, Rules, seat_view
+
+    assert isinstance(rules, Rules)
+    match = Match(rules, seed)
+    bot = make_bot("heuristic")
+    while not match.is_over and (hands is None or len(match.hands) < hands):
+        hand = match.hand
+        if hand.phase is Phase.PASSING:
+            seat = next(s for s in range(match.players) if not hand.has_passed(s))
+            match.pass_cards(seat, bot.choose_pass(seat_view(match, seat)))
+        elif hand.phase is Phase.MOON_CHOICE:
+            match.choose_moon(hand.turn, "others")
+        else:
+            match.play(hand.turn, bot.choose_play(seat_view(match, hand.turn)))
+    return match

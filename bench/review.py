@@ -19,28 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import (
-    make_bot,
-    review,
-)
+from bench._scratch import rule_based_match
+from games.bots import review
 from games.compiled import in_use
-from games.engine import Match, Phase, Rules, seat_view
+from games.engine import Match, Rules
 
 
 def played(seed: bytes, hands: int) -> Match:
-    """A game the rule-based player plays in every seat, for ``hands`` hands (or to its end)."""
-    match = Match(Rules(target=500), seed)
-    bot = make_bot("heuristic")
-    while not match.is_over and len(match.hands) < hands:
-        hand = match.hand
-        if hand.phase is Phase.PASSING:
-            seat = next(s for s in range(match.players) if not hand.has_passed(s))
-            match.pass_cards(seat, bot.choose_pass(seat_view(match, seat)))
-        elif hand.phase is Phase.MOON_CHOICE:
-            match.choose_moon(hand.turn, "others")
-        else:
-            match.play(hand.turn, bot.choose_play(seat_view(match, hand.turn)))
-    return match
+    return rule_based_match(Rules(target=500), seed, hands)
 
 
 def main() -> None:

@@ -5,27 +5,14 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from bench._scratch import end_through_the_site
-from games.bots import make_bot
-from games.engine import Match, Phase, Rules, fingerprint, seat_view
+from bench._scratch import end_through_the_site, rule_based_match
+from games.engine import Match, Rules, fingerprint
 from games.models import Game
 from tests.helpers.finishing import start
 
 
 def heuristic_match(rules: Rules, seed: bytes, hands: int | None = None) -> Match:
-    """A game the rule-based player plays in every seat, to its end (or ``hands`` hands)."""
-    match = Match(rules, seed)
-    bot = make_bot("heuristic")
-    while not match.is_over and (hands is None or len(match.hands) < hands):
-        hand = match.hand
-        if hand.phase is Phase.PASSING:
-            seat = next(s for s in range(match.players) if not hand.has_passed(s))
-            match.pass_cards(seat, bot.choose_pass(seat_view(match, seat)))
-        elif hand.phase is Phase.MOON_CHOICE:
-            match.choose_moon(hand.turn, "others")
-        else:
-            match.play(hand.turn, bot.choose_play(seat_view(match, hand.turn)))
-    return match
+    return rule_based_match(rules, seed, hands)
 
 
 def finished_game(
