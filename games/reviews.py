@@ -19,7 +19,7 @@ from itertools import groupby
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -49,7 +49,18 @@ def people(game: Game) -> set[int]:
 
 
 def request_review(game_id: int, user: User) -> GameReview:
-    """The review of the game, asked for by ``user``: the one there is, or a new one queued."""
+    """The review of the game, asked for by ``user``: the one there is, or a new one queued
+    (two people asking at once get the same one)."""
+    try:
+        return _request(game_id, user)
+    except IntegrityError:  # the other one made it first (SQLite locks no row for the check)
+        made = GameReview.objects.filter(game_id=game_id, bot_version=judging.VERSION).first()
+        if made is None:
+            raise
+        return made
+
+
+def _request(game_id: int, user: User) -> GameReview:
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
