@@ -34,6 +34,7 @@ from accounts import resets
 from accounts.forms import ResetForm
 from accounts.models import (
     Address,
+    Follow,
     LookalikeKey,
     RecoveryCode,
     RecoveryCodes,
@@ -582,3 +583,14 @@ class SignInAdmin(ReadOnlyAdmin):
     fields = ["user", "browser", "network", "signed_in_at", "seen_at"]
     list_select_related = ["user"]
     search_fields = ["user__username"]
+
+
+@admin.register(Follow)
+class FollowAdmin(ReadOnlyAdmin):
+    """Who follows whom: seen only by staff given "Can view follow" (no group has it), since
+    following is private (docs/privacy.md)."""
+
+    list_display = ["follower", "followed", "since"]
+    fields = ["follower", "followed", "since"]
+    list_select_related = ["follower", "followed"]
+    search_fields = ["follower__username", "followed__username"]

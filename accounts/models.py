@@ -239,3 +239,36 @@ class SignIn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.browser or '?'}"
+
+
+class Follow(models.Model):
+    """One person following another (accounts/follows.py): one-way and private. Nobody sees
+    whom a person follows but that person, and a person sees who follows them only as "follows
+    you" beside those they follow themselves."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="follows",
+        verbose_name=gettext_lazy("follower"),
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="followers",
+        verbose_name=gettext_lazy("followed"),
+    )
+    since = models.DateTimeField(gettext_lazy("since"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="not_oneself"
+            ),
+        ]
+        verbose_name = gettext_lazy("follow")
+        verbose_name_plural = gettext_lazy("follows")
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"

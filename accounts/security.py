@@ -1,6 +1,6 @@
-"""The account's sign-in and security pages: two-factor sign-in (accounts/two_factor.py) and
-where the account is signed in (accounts/sign_ins.py). Their own person's alone, never cached
-(a secret and the recovery codes are shown on them)."""
+"""The account's own pages: two-factor sign-in (accounts/two_factor.py), where the account is
+signed in (accounts/sign_ins.py) and whom it follows (accounts/follows.py). Each its own
+person's alone, never cached (a secret and the recovery codes are shown on them)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -19,7 +19,7 @@ from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import sign_ins, two_factor
+from accounts import follows, sign_ins, two_factor
 from accounts.forms import CodeForm, PasswordAgainForm
 from accounts.views import passes
 
@@ -116,3 +116,31 @@ def sign_ins_page(request: HttpRequest) -> HttpResponse:
     listed = sign_ins.listing(user)
     ctx = {"sign_ins": [(entry, entry.session_id == here) for entry in listed]}
     return render(request, "accounts/sign_ins.html", ctx)
+
+
+@require_http_methods(["POST"])
+@login_required
+def follow_page(request: HttpRequest, username: str) -> HttpResponse:
+    """Follow or unfollow the person of this profile (the button on it), then back to it."""
+    user = request.user
+    assert isinstance(user, User)
+    other = get_object_or_404(User, username=username)
+    if request.POST.get("action") == "unfollow":
+        follows.unfollow(user, other)
+        messages.success(request, _("You no longer follow %(name)s.") % {"name": other.username})
+    else:
+        try:
+            follows.follow(user, other)
+        except follows.FollowRefused as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, _("You follow %(name)s.") % {"name": other.username})
+    return redirect("profile", username=other.username)
+
+
+@own_page
+def following_page(request: HttpRequest) -> HttpResponse:
+    """Whom the person follows, with who follows back: their own to see."""
+    user = request.user
+    assert isinstance(user, User)
+    return render(request, "accounts/following.html", {"rows": follows.following(user)})

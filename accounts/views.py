@@ -27,7 +27,7 @@ from django_otp import login as otp_login
 from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import addresses, sign_ins, two_factor
+from accounts import addresses, follows, sign_ins, two_factor
 from accounts.forms import AddressForm, CodeForm, LoginForm, RegisterForm
 from accounts.languages import remember, supported
 from accounts.lockout import wait_left
@@ -247,6 +247,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "stats": stats,
         "games": stats.recent,
         "reviewed": rated_average(person),
+        "following": request.user.is_authenticated
+        and not own
+        and follows.follows(request.user, person),  # type: ignore[arg-type]
     }
     return render(request, "accounts/profile.html", ctx)
 

@@ -152,7 +152,7 @@ FIELDS = {
     # An account's address, and "Forgot your password?".
     "email": ["alice@example.org", "ALICE@example.org", "not an address", "a" * 300 + "@x.org"],
     # Two-factor sign-in: which button, and the codes.
-    "action": ["start", "confirm", "codes", "off", "cancel", "x"],
+    "action": ["start", "confirm", "codes", "off", "cancel", "follow", "unfollow", "x"],
     "confirm-code": ["123456", "000000", "abcd-efgh-jkmn-pqrs", "9" * 41],
     "codes-code": ["123456", ""],
     "off-code": ["123456", ""],
@@ -179,6 +179,7 @@ FORMS = {
     "login_code": {"code": "123456"},
     "two_factor": {"action": "start", "password": PASSWORD},
     "admin_sign_in": {"username": "alice", "password": PASSWORD},
+    "follow": {"action": "follow"},
 }
 
 json_values = st.recursive(
@@ -223,6 +224,7 @@ READS = {
     "login_code": ["code"],
     "two_factor": ["action", "password", "confirm-code", "codes-code", "off-code"],
     "admin_sign_in": ["username", "password", "next"],
+    "follow": ["action"],
 }
 # The pages that take a form by POST; every other page is read with GET.
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
@@ -230,7 +232,7 @@ POSTED |= {"close_table"}
 POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
 POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report", "arena_join", "arena_pause"}
 POSTED |= {"password_reset", "address", "confirm_address", "password_reset_confirm"}
-POSTED |= {"login_code", "two_factor", "sign_ins", "admin_sign_in", "game_review"}
+POSTED |= {"login_code", "two_factor", "sign_ins", "admin_sign_in", "game_review", "follow"}
 
 
 @st.composite
