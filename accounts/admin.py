@@ -36,6 +36,7 @@ from accounts.models import (
     Address,
     Follow,
     LookalikeKey,
+    PresenceChoice,
     RecoveryCode,
     RecoveryCodes,
     ReservedName,
@@ -594,3 +595,14 @@ class FollowAdmin(ReadOnlyAdmin):
     fields = ["follower", "followed", "since"]
     list_select_related = ["follower", "followed"]
     search_fields = ["follower__username", "followed__username"]
+
+
+@admin.register(PresenceChoice)
+class PresenceChoiceAdmin(ReadOnlyAdmin):
+    """Who each person lets see when they are online: theirs to change, on their list of
+    people they follow."""
+
+    list_display = ["user", "shown_to"]
+    list_filter = ["shown_to"]
+    list_select_related = ["user"]
+    search_fields = ["user__username"]

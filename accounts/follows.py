@@ -6,12 +6,16 @@ a game's page."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from accounts.models import Follow
+from accounts import presence
+from accounts.models import Follow, PresenceChoice
+from games.models import Game, GamePlayer
 
 MOST = 500  # people one may follow
 
@@ -49,13 +53,67 @@ class Followed:
     person: User
     since: object
     follows_you: bool
+    # What the person lets ``user`` see of them (accounts/presence.py): "playing", "online",
+    # "offline", or "" when they show it to nobody or only to people they follow.
+    status: str = ""
+    last_seen: datetime | None = None
+    watch: str = ""  # their public table's address, while they play there
+
+
+def shown_to(user_id: int) -> str:
+    choice = PresenceChoice.objects.filter(user_id=user_id).values_list("shown_to", flat=True)
+    return choice.first() or PresenceChoice.ShownTo.FOLLOWED
+
+
+def choose_shown_to(user: User, choice: str) -> None:
+    if choice not in PresenceChoice.ShownTo.values:
+        raise FollowRefused(_("Choose who may see when you are online"))
+    PresenceChoice.objects.update_or_create(user=user, defaults={"shown_to": choice})
 
 
 def following(user: User) -> list[Followed]:
-    """Whom ``user`` follows, by name, each marked if they follow ``user`` too."""
+    """Whom ``user`` follows, by name, each marked if they follow ``user`` too, with whether
+    they are online, playing (and where, at a public table) or when they were last seen, for
+    those who let ``user`` see it."""
     back = set(Follow.objects.filter(followed=user).values_list("follower_id", flat=True))
-    rows = Follow.objects.filter(follower=user).select_related("followed")
-    return [
-        Followed(row.followed, row.since, row.followed_id in back)
-        for row in sorted(rows, key=lambda row: row.followed.username.lower())
+    rows = sorted(
+        Follow.objects.filter(follower=user).select_related("followed"),
+        key=lambda row: row.followed.username.lower(),
+    )
+    ids = [row.followed_id for row in rows]
+    choices = dict(
+        PresenceChoice.objects.filter(user_id__in=ids).values_list("user_id", "shown_to")
+    )
+    visible = [
+        i
+        for i in ids
+        if (shown := choices.get(i, PresenceChoice.ShownTo.FOLLOWED))
+        == PresenceChoice.ShownTo.EVERYONE
+        or (shown == PresenceChoice.ShownTo.FOLLOWED and i in back)
     ]
+    on = presence.online(visible)
+    seen = presence.last_seen(visible)
+    playing: dict[int, str] = {}
+    running = GamePlayer.objects.filter(
+        user_id__in=visible, is_bot=False, game__status=Game.Status.PLAYING
+    ).values_list("user_id", "game__table_id", "game__table__private")
+    for user_id, table_id, private in running:
+        playing[user_id] = "" if private else reverse("table", args=[table_id])
+    out = []
+    for row in rows:
+        i = row.followed_id
+        status = ""
+        if i in visible:
+            status = "playing" if i in playing else "online" if on.get(i) else "offline"
+        last = seen.get(i)
+        out.append(
+            Followed(
+                row.followed,
+                row.since,
+                i in back,
+                status=status,
+                last_seen=datetime.fromtimestamp(last, tz=UTC) if last and status else None,
+                watch=playing.get(i, ""),
+            )
+        )
+    return out

@@ -272,3 +272,33 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.follower_id} follows {self.followed_id}"
+
+
+class PresenceChoice(models.Model):
+    """Who may see when a person is online or playing (accounts/presence.py): everyone, the
+    people they follow (the default, for those with no row), or nobody."""
+
+    class ShownTo(models.TextChoices):
+        EVERYONE = "everyone", gettext_lazy("everyone")
+        FOLLOWED = "followed", gettext_lazy("people I follow")
+        NOBODY = "nobody", gettext_lazy("nobody")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="presence_choice",
+        verbose_name=gettext_lazy("person"),
+    )
+    shown_to = models.CharField(
+        gettext_lazy("online status shown to"),
+        max_length=10,
+        choices=ShownTo.choices,
+        default=ShownTo.FOLLOWED,
+    )
+
+    class Meta:
+        verbose_name = gettext_lazy("online status choice")
+        verbose_name_plural = gettext_lazy("online status choices")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.shown_to}"

@@ -21,6 +21,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import follows, sign_ins, two_factor
 from accounts.forms import CodeForm, PasswordAgainForm
+from accounts.models import PresenceChoice
 from accounts.views import passes
 
 View = Callable[[HttpRequest], HttpResponse]
@@ -140,7 +141,21 @@ def follow_page(request: HttpRequest, username: str) -> HttpResponse:
 
 @own_page
 def following_page(request: HttpRequest) -> HttpResponse:
-    """Whom the person follows, with who follows back: their own to see."""
+    """Whom the person follows, with who follows back and who is online, and their own choice
+    of who may see when they are: their own to see."""
     user = request.user
     assert isinstance(user, User)
-    return render(request, "accounts/following.html", {"rows": follows.following(user)})
+    if request.method == "POST":
+        try:
+            follows.choose_shown_to(user, request.POST.get("shown_to", ""))
+        except follows.FollowRefused as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, _("Your choice is kept."))
+        return redirect("following")
+    ctx = {
+        "rows": follows.following(user),
+        "shown_to": follows.shown_to(user.pk),
+        "choices": PresenceChoice.ShownTo.choices,
+    }
+    return render(request, "accounts/following.html", ctx)

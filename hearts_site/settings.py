@@ -214,6 +214,7 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "api": _shared_cache("api"),  # the open API's limits (api/throttles.py)
     "limits": _shared_cache("limits"),  # the password resets asked for (accounts/resets.py)
+    "presence": _shared_cache("presence"),  # who is online (accounts/presence.py)
 }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -10,14 +10,14 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
-from accounts import languages
+from accounts import languages, presence
 from moderation import gates, sanctions
 
 from .rooms import quietly
@@ -28,7 +28,7 @@ ACCOUNT_CLOSED_CODE = 4401  # the person was suspended or banned, or this sessio
 # suspension, a ban, a closed account): the net under the account group's message, which
 # closes their sockets at once unless it missed them (Redis down as it was sent). One query a
 # process each time, on no move's path.
-KEPT_OUT_SECONDS = 30.0
+KEPT_OUT_SECONDS = presence.REFRESH
 # A socket refused at its handshake (daphne answers it 403): a table or arena that does not
 # exist or that its person may not watch, an address no route takes.
 REFUSED_CODE = 4403
@@ -72,6 +72,7 @@ class AccountSocket(AsyncWebsocketConsumer):
             self.account_group = sanctions.account_group(user.pk)
             await self.channel_layer.group_add(self.account_group, self.channel_name)
             _Accounts.of_loop().add(self, user.pk)
+            await _still_online([user.pk])
 
     async def leave_account_group(self) -> None:
         if self.account_group is not None:
@@ -127,6 +128,13 @@ class PageSocket(AccountSocket):
         await self.leave_account_group()
 
 
+async def _still_online(user_ids: Iterable[int]) -> None:
+    try:
+        await in_pool(presence.here)(user_ids)
+    except Exception as error:  # Redis away: they show offline until the next look
+        log.warning("could not note who is online: %r", error)
+
+
 class _Accounts:
     """The signed-in sockets of one event loop (a daphne process's), by person, and the look at
     whether their people are kept out, every ``KEPT_OUT_SECONDS`` while there are any."""
@@ -158,6 +166,8 @@ class _Accounts:
     async def _look(self) -> None:
         while self.sockets:
             await asyncio.sleep(KEPT_OUT_SECONDS)
+            # Their people are still online: one pipeline for all of them (accounts/presence.py).
+            await _still_online(set(self.sockets.values()))
             try:
                 out = await in_pool(gates.kept_out)(set(self.sockets.values()))
             except Exception as error:  # the next look, then

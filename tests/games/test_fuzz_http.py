@@ -156,6 +156,7 @@ FIELDS = {
     "confirm-code": ["123456", "000000", "abcd-efgh-jkmn-pqrs", "9" * 41],
     "codes-code": ["123456", ""],
     "off-code": ["123456", ""],
+    "shown_to": ["everyone", "followed", "nobody", "x"],
 }
 FORMS = {
     "table_create": {"preset": "standard", "players": "4", "bot_level": "normal"},
@@ -180,6 +181,7 @@ FORMS = {
     "two_factor": {"action": "start", "password": PASSWORD},
     "admin_sign_in": {"username": "alice", "password": PASSWORD},
     "follow": {"action": "follow"},
+    "following": {"shown_to": "everyone"},
 }
 
 json_values = st.recursive(
@@ -225,6 +227,7 @@ READS = {
     "two_factor": ["action", "password", "confirm-code", "codes-code", "off-code"],
     "admin_sign_in": ["username", "password", "next"],
     "follow": ["action"],
+    "following": ["shown_to"],
 }
 # The pages that take a form by POST; every other page is read with GET.
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
@@ -233,6 +236,7 @@ POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
 POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report", "arena_join", "arena_pause"}
 POSTED |= {"password_reset", "address", "confirm_address", "password_reset_confirm"}
 POSTED |= {"login_code", "two_factor", "sign_ins", "admin_sign_in", "game_review", "follow"}
+POSTED |= {"following"}
 
 
 @st.composite
