@@ -31,7 +31,6 @@ from django.utils.translation import gettext_lazy, pgettext
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import resets
-from accounts.forms import ResetForm
 from accounts.models import (
     Address,
     Follow,
@@ -254,14 +253,7 @@ class PersonAdmin(CheckedSelection, UserAdmin):
     def send_reset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         sent = 0
         for address in Address.objects.filter(user__in=queryset, user__is_active=True):
-            form = ResetForm({"email": address.email})
-            if form.is_valid():
-                form.save(
-                    request=request,
-                    use_https=request.is_secure(),
-                    email_template_name=resets.AskForReset.email_template_name,
-                    subject_template_name=resets.AskForReset.subject_template_name,
-                )
+            if resets.send_reset(address.email, request.get_host(), request.is_secure()):
                 sent += 1
         left = queryset.count() - sent
         self.message_user(

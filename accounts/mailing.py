@@ -38,7 +38,7 @@ def deliver(subject: str, body: str, to: str) -> None:
     later(SEND, (subject, body, to), send_now)
 
 
-def later(task: str, args: tuple[Any, ...], now: Callable[..., None]) -> None:
+def later(task: str, args: tuple[Any, ...], now: Callable[..., object]) -> None:
     """The worker's ``task`` with ``args`` once the transaction commits; where
     ``HEARTS_MAIL_QUEUED`` is off, ``now(*args)`` at once instead."""
     if not settings.HEARTS_MAIL_QUEUED:

@@ -66,16 +66,20 @@ class AskForReset(auth_views.PasswordResetView):
         return HttpResponseRedirect(self.get_success_url())
 
 
-def send_reset(email: str, domain: str, use_https: bool) -> None:
-    """Mail the account with the confirmed address ``email`` (if there is one) its link."""
+def send_reset(email: str, domain: str, use_https: bool) -> bool:
+    """Mail the account with the confirmed address ``email`` (if there is one) its link: for
+    the worker, whatever the page was asked, and for staff's action in the admin. False for an
+    address that is not one."""
     form = ResetForm({"email": email})
-    if form.is_valid():
-        form.save(
-            domain_override=domain,
-            use_https=use_https,
-            email_template_name=AskForReset.email_template_name,
-            subject_template_name=AskForReset.subject_template_name,
-        )
+    if not form.is_valid():
+        return False
+    form.save(
+        domain_override=domain,
+        use_https=use_https,
+        email_template_name=AskForReset.email_template_name,
+        subject_template_name=AskForReset.subject_template_name,
+    )
+    return True
 
 
 class ResetAsked(auth_views.PasswordResetDoneView):

@@ -22,7 +22,6 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from accounts import follows, sign_ins, two_factor
 from accounts.forms import CodeForm, PasswordAgainForm
 from accounts.models import PresenceChoice
-from accounts.views import passes
 
 View = Callable[[HttpRequest], HttpResponse]
 
@@ -65,7 +64,7 @@ def two_factor_page(request: HttpRequest) -> HttpResponse:
             )
             return _recovery_codes(request, codes)
     if action in ("codes", "off") and code_form.is_valid():
-        device, why = passes(user, code_form.cleaned_data["code"], app_only=True)
+        device, why = two_factor.passes(user, code_form.cleaned_data["code"], app_only=True)
         if device is None:
             not_here = _("A recovery code will not do here.")
             code_form.add_error("code", f"{why} {not_here}")

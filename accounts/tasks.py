@@ -18,4 +18,4 @@ def send_message(subject: str, body: str, to: str) -> None:
 
 @shared_task(name=mailing.SEND_RESET)
 def send_reset(email: str, domain: str, use_https: bool) -> None:
-    resets.send_reset(email, domain, use_https)
+    resets.send_reset(email, domain, use_https)  # an address that is none: nothing to send

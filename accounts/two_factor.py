@@ -13,6 +13,7 @@ django-otp's ``last_t``; a recovery code: once), or while the wait after wrong o
 
 from __future__ import annotations
 
+import math
 import secrets
 from base64 import b32encode
 from datetime import datetime, timedelta
@@ -20,6 +21,9 @@ from datetime import datetime, timedelta
 import segno
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_otp import devices_for_user
 from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -131,6 +135,23 @@ def verify(user: User, code: str, *, app_only: bool = False) -> Device | None:
             if device.verify_token(digits if is_app else code):
                 return device
     return None
+
+
+def passes(user: User, code: str, *, app_only: bool = False) -> tuple[Device | None, str]:
+    """The device ``code`` passes for ``user``, or None and why not, in words to show: a wrong
+    or used code, or the wait after wrong ones still running (the code is not tried then)."""
+    until = wait_until(user, app_only=app_only)
+    if until is not None:
+        seconds = max(1, math.ceil((until - timezone.now()).total_seconds()))
+        return None, ngettext(
+            "Too many wrong codes: try again in %(count)s second.",
+            "Too many wrong codes: try again in %(count)s seconds.",
+            seconds,
+        ) % {"count": seconds}
+    device = verify(user, code, app_only=app_only)
+    if device is None:
+        return None, _("That code is not right, or it was used already.")
+    return device, ""
 
 
 def wait_until(user: User, *, app_only: bool = False) -> datetime | None:

@@ -17,14 +17,12 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.i18n import set_language
 from django_otp import login as otp_login
-from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts import addresses, follows, sign_ins, two_factor
@@ -113,7 +111,7 @@ def sign_in_code(request: HttpRequest) -> HttpResponse:
     user, pending = found
     form = CodeForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
-        device, why = passes(user, form.cleaned_data["code"])
+        device, why = two_factor.passes(user, form.cleaned_data["code"])
         if device is not None:
             del request.session[PENDING]
             login(request, user, backend=pending["backend"])
@@ -132,23 +130,6 @@ def sign_in_code(request: HttpRequest) -> HttpResponse:
             return HttpResponseRedirect(pending.get("next") or resolve_url("lobby"))
         form.add_error("code", why)
     return render(request, "accounts/sign_in_code.html", {"form": form})
-
-
-def passes(user: User, code: str, *, app_only: bool = False) -> tuple[Device | None, str]:
-    """The device ``code`` passes for ``user``, or None and why not, in words to show: a wrong
-    or used code, or the wait after wrong ones still running (the code is not tried then)."""
-    until = two_factor.wait_until(user, app_only=app_only)
-    if until is not None:
-        seconds = max(1, math.ceil((until - timezone.now()).total_seconds()))
-        return None, ngettext(
-            "Too many wrong codes: try again in %(count)s second.",
-            "Too many wrong codes: try again in %(count)s seconds.",
-            seconds,
-        ) % {"count": seconds}
-    device = two_factor.verify(user, code, app_only=app_only)
-    if device is None:
-        return None, _("That code is not right, or it was used already.")
-    return device, ""
 
 
 def _next_url(request: HttpRequest) -> str:

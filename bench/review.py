@@ -22,11 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._scratch import rule_based_match
 from games.bots import review
 from games.compiled import in_use
-from games.engine import Match, Rules
-
-
-def played(seed: bytes, hands: int) -> Match:
-    return rule_based_match(Rules(target=500), seed, hands)
+from games.engine import Rules
 
 
 def main() -> None:
@@ -39,7 +35,7 @@ def main() -> None:
     for hands in (int(part) for part in args.hands.split(",")):
         times, counts, marks = [], [], {name: 0 for name, _ in review.MARKS}
         for number in range(args.games):
-            match = played(bytes([number + 1] * 32), hands)
+            match = rule_based_match(Rules(target=500), bytes([number + 1] * 32), hands)
             started = time.process_time()
             verdicts = [
                 review.judge(index, move, view, f"bench:{number}")

@@ -119,7 +119,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     match = game.match()
     steps = replay_steps(match)
     context["replay"] = replay_state(match, players, steps, _step_index(request, steps))
-    context.update(_review_context(request, game, players, steps))
+    context.update(_review_context(request, game, players, steps, context["replay"]["step"]))
     if _is_htmx(request):
         context["oob"] = True
         return render(request, "games/game_detail.html#replay", context)
@@ -139,7 +139,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _review_context(
-    request: HttpRequest, game: Game, players: list[GamePlayer], steps: list[Step]
+    request: HttpRequest, game: Game, players: list[GamePlayer], steps: list[Step], step: Step
 ) -> dict[str, Any]:
     """The bot's review on the game's page: its state, and once made, each person's figures,
     the chart, the marked moves and the verdict on the replay's step."""
@@ -154,7 +154,6 @@ def _review_context(
     rows = reviews.summary(review, names)
     hands = sorted({verdict["hand"] for verdict in review.verdicts})
     shown = None
-    step = steps[_step_index(request, steps)]
     if step.moves and not step.resign:
         verdict = review_pages.verdicts_by_move(review).get(step.before - 1)
         shown = verdict and review_pages.shown_verdict(verdict, names)

@@ -10,16 +10,18 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext_lazy
+
+from games.engine import Card
 
 from .history_selectors import Step
 from .models import Game, GameReview
 
 # The marks in words, worst first (games/bots/review.py's MARKS).
 MARK_WORDS = {
-    "blunder": lambda: pgettext("a review's mark", "Blunder"),
-    "mistake": lambda: pgettext("a review's mark", "Mistake"),
-    "inaccuracy": lambda: pgettext("a review's mark", "Inaccuracy"),
+    "blunder": pgettext_lazy("a review's mark", "Blunder"),
+    "mistake": pgettext_lazy("a review's mark", "Mistake"),
+    "inaccuracy": pgettext_lazy("a review's mark", "Inaccuracy"),
 }
 # A line and a marker shape for each seat: told apart without colour too.
 STYLES = (
@@ -58,7 +60,6 @@ def verdicts_by_move(review: GameReview | None) -> dict[int, dict[str, Any]]:
 
 def shown_verdict(verdict: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """A verdict as the replay shows it: its mark in words, the cards as people read them."""
-    from games.engine import Card
 
     def cards(text: list[str]) -> str:
         return ", ".join(Card.parse(card).display for card in text)
@@ -66,7 +67,7 @@ def shown_verdict(verdict: dict[str, Any], names: list[str]) -> dict[str, Any]:
     return {
         **verdict,
         "name": names[verdict["seat"]],
-        "mark_words": MARK_WORDS[verdict["mark"]]() if verdict["mark"] else "",
+        "mark_words": str(MARK_WORDS[verdict["mark"]]) if verdict["mark"] else "",
         "chosen_display": cards(verdict["chosen"]),
         "best_display": cards(verdict["best"]),
         "same": verdict["chosen"] == verdict["best"],

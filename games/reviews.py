@@ -125,10 +125,6 @@ def run(review_id: int, *, stop_after: int | None = None) -> None:
         spent = time.process_time() - started
         if not _keep(review_id, position, verdicts, spent, last=position == len(hands) - 1):
             return  # another run is at it
-    if not hands or review.hands_done >= len(hands):
-        GameReview.objects.filter(pk=review_id).update(
-            status=GameReview.Status.DONE, finished_at=timezone.now()
-        )
 
 
 def _keep(
@@ -172,8 +168,8 @@ def sweep() -> int:
         touched_at__lt=timezone.now() - STALE,
     )
     ids = list(stale.values_list("pk", flat=True))
+    GameReview.objects.filter(pk__in=ids).update(touched_at=timezone.now())
     for review_id in ids:
-        GameReview.objects.filter(pk=review_id).update(touched_at=timezone.now())
         queue(review_id)
     return len(ids)
 

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from bench._scratch import rule_based_match
 from games import reviews
 from games.bots import review as judging
 from games.engine import Card, Rules
@@ -16,7 +17,7 @@ from games.errors import ServiceError
 from games.history_selectors import replay_steps
 from games.models import GameReview
 from games.review_pages import step_numbers
-from tests.helpers.reviews import finished_game, heuristic_match
+from tests.helpers.reviews import finished_game
 from tests.helpers.tables import people
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def _made(game_id: int, user) -> GameReview:
 def test_a_card_is_judged_by_what_its_player_knew_not_by_the_hidden_hands() -> None:
     # Pinned: at move 16 of this game, seat 0 played 6♣, which the hidden hands made the best
     # card; by what seat 0 could know, 6♠ was, and 6♣ is an inaccuracy.
-    match = heuristic_match(Rules(), bytes(range(32)))
+    match = rule_based_match(Rules(), bytes(range(32)))
     index, move, view = next(d for d in judging.decisions(match, {0}) if d[0] == 16)
 
     verdict = judging.judge(index, move, view, "pinned")

@@ -6,13 +6,9 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from bench._scratch import end_through_the_site, rule_based_match
-from games.engine import Match, Rules, fingerprint
+from games.engine import Rules, fingerprint
 from games.models import Game
 from tests.helpers.finishing import start
-
-
-def heuristic_match(rules: Rules, seed: bytes, hands: int | None = None) -> Match:
-    return rule_based_match(rules, seed, hands)
 
 
 def finished_game(
@@ -34,4 +30,4 @@ def finished_game(
         game.table.private = True
         game.table.save(update_fields=["private"])
     game.refresh_from_db()
-    return end_through_the_site(game, heuristic_match(rules, seed))
+    return end_through_the_site(game, rule_based_match(rules, seed))
