@@ -9,15 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Follow
-from tests.helpers.tables import people
+from tests.helpers.tables import people, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _follow(client: Client, name: str, action: str = "follow"):
@@ -26,7 +20,7 @@ def _follow(client: Client, name: str, action: str = "follow"):
 
 def test_follow_from_a_profile_find_them_on_ones_list_and_unfollow() -> None:
     alice, bob, _carol = people("alice", "bob", "carol")
-    mine, bobs = _client(alice), _client(bob)
+    mine, bobs = signed_in(alice), signed_in(bob)
 
     assert "Follow" in mine.get(reverse("profile", args=["bob"])).content.decode()
     answer = _follow(mine, "bob").content.decode()
@@ -46,11 +40,11 @@ def test_follow_from_a_profile_find_them_on_ones_list_and_unfollow() -> None:
 
 def test_nobody_else_learns_who_follows_whom() -> None:
     alice, bob, carol = people("alice", "bob", "carol")
-    _follow(_client(alice), "bob")
-    for viewer in (Client(), _client(carol), _client(bob)):
+    _follow(signed_in(alice), "bob")
+    for viewer in (Client(), signed_in(carol), signed_in(bob)):
         page = viewer.get(reverse("profile", args=["bob"])).content.decode()
         assert "alice" not in page  # bob's profile does not say who follows him
-    for viewer in (Client(), _client(carol)):
+    for viewer in (Client(), signed_in(carol)):
         page = viewer.get(reverse("profile", args=["alice"])).content.decode()
         assert "/u/bob/" not in page  # nor alice's whom she follows
     assert Client().get(reverse("following")).status_code == 302  # sign in first
@@ -62,7 +56,7 @@ def test_oneself_and_a_closed_account_cannot_be_followed() -> None:
     alice, bob = people("alice", "bob")
     bob.is_active = False
     bob.save()
-    mine = _client(alice)
+    mine = signed_in(alice)
     assert "You cannot follow yourself" in _follow(mine, "alice").content.decode()
     assert "This account is closed" in _follow(mine, "bob").content.decode()
     assert not Follow.objects.exists()
@@ -87,10 +81,10 @@ def test_whom_one_follows_shows_online_or_playing_as_each_lets_them(presence_her
     from tests.helpers.finishing import start
 
     alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
-    mine = _client(alice)
+    mine = signed_in(alice)
     for name in ("bob", "carol", "dave"):
         _follow(mine, name)
-    _follow(_client(bob), "alice")  # bob follows alice back; carol and dave do not
+    _follow(signed_in(bob), "alice")  # bob follows alice back; carol and dave do not
     follows.choose_shown_to(dave, "everyone")
     presence.here([bob.pk, carol.pk, dave.pk])
     start([dave], bots=3)

@@ -23,16 +23,11 @@ from moderation import sanctions
 from moderation.models import Sanction
 from moderation.voiding import void_game
 from tests.helpers.moderators import code_now
+from tests.helpers.tables import signed_in
 
 PASSWORD = "felt-table-queen-of-spades"
 
 pytestmark = pytest.mark.django_db
-
-
-def _signed_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _turn_on(client: Client) -> list[str]:
@@ -60,8 +55,8 @@ def _next_step(user: User) -> None:
 
 def test_a_player_turns_it_on_and_then_signs_in_with_the_apps_code() -> None:
     alice = User.objects.create_user("alice", password=PASSWORD)
-    client = _signed_in(alice)
-    elsewhere = _signed_in(alice)
+    client = signed_in(alice)
+    elsewhere = signed_in(alice)
 
     page = client.get(reverse("two_factor")).content.decode()
     assert "Set up two-factor sign-in" in page and 'name="password"' in page
@@ -103,7 +98,7 @@ def test_a_player_turns_it_on_and_then_signs_in_with_the_apps_code() -> None:
 
 def test_wrong_codes_make_the_next_one_wait_and_a_half_made_sign_in_expires() -> None:
     alice = User.objects.create_user("alice", password=PASSWORD)
-    _turn_on(_signed_in(alice))
+    _turn_on(signed_in(alice))
     _next_step(alice)
     browser = Client()
     _password_step(browser, "alice")
@@ -122,7 +117,7 @@ def test_wrong_codes_make_the_next_one_wait_and_a_half_made_sign_in_expires() ->
 
 def test_recovery_codes_sign_in_once_each_and_only_their_hashes_are_kept() -> None:
     alice = User.objects.create_user("alice", password=PASSWORD)
-    codes = _turn_on(_signed_in(alice))
+    codes = _turn_on(signed_in(alice))
     stored = set(RecoveryCode.objects.values_list("digest", flat=True))
     assert stored == {code_digest(code) for code in codes}
     assert not stored & set(codes)
@@ -130,9 +125,9 @@ def test_recovery_codes_sign_in_once_each_and_only_their_hashes_are_kept() -> No
     browser = Client()
     _password_step(browser, "alice")
     typed = codes[3].upper().replace("-", " ")  # as a person might type it
-    signed_in = browser.post(reverse("login_code"), {"code": typed}, follow=True)
+    answer = browser.post(reverse("login_code"), {"code": typed}, follow=True)
     assert browser.session[SESSION_KEY] == str(alice.pk)
-    assert "You signed in with a recovery code: 9 are left." in signed_in.content.decode()
+    assert "You signed in with a recovery code: 9 are left." in answer.content.decode()
 
     again = Client()
     _password_step(again, "alice")
@@ -143,7 +138,7 @@ def test_recovery_codes_sign_in_once_each_and_only_their_hashes_are_kept() -> No
 
 def test_new_recovery_codes_and_turning_it_off_take_the_apps_code() -> None:
     alice = User.objects.create_user("alice", password=PASSWORD)
-    client = _signed_in(alice)
+    client = signed_in(alice)
     old = _turn_on(client)
     _next_step(alice)
 
@@ -172,7 +167,7 @@ def _moderator_without_two_factor() -> User:
 def test_staff_are_refused_the_admin_and_every_moderation_action_until_it_is_on() -> None:
     staff = _moderator_without_two_factor()
     bob = User.objects.create_user("bob")
-    client = _signed_in(staff)
+    client = signed_in(staff)
 
     for page in (reverse("admin:index"), reverse("admin:auth_user_changelist")):
         refused = client.get(page)
@@ -199,7 +194,7 @@ def test_staff_are_refused_the_admin_and_every_moderation_action_until_it_is_on(
 
 def test_a_staff_password_alone_does_not_open_the_admin_once_two_factor_is_on() -> None:
     staff = _moderator_without_two_factor()
-    _turn_on(_signed_in(staff))
+    _turn_on(signed_in(staff))
     _next_step(staff)
 
     browser = Client()
@@ -218,12 +213,12 @@ def test_a_superuser_turns_off_the_two_factor_of_a_person_who_lost_the_app_and_t
     from tests.helpers.moderators import moderator, with_two_factor
 
     alice = User.objects.create_user("alice", password=PASSWORD)
-    _turn_on(_signed_in(alice))
+    _turn_on(signed_in(alice))
     mod = moderator()
     with pytest.raises(sanctions.ModerationError, match="Only a superuser"):
         sanctions.turn_off_two_factor(mod, alice, reason="Proved who she is.")
     root = with_two_factor(User.objects.create_superuser("root_ops"))
-    client = _signed_in(root)
+    client = signed_in(root)
     users = reverse("admin:auth_user_changelist")
     client.post(
         users,

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.test import Client
 
 from games import services
 from games.engine import Phase
@@ -18,6 +19,13 @@ FOUR = ("alice", "bob", "carol", "dave")
 def person(name: str) -> User:
     """The person called ``name``, signed up the first time they are asked for."""
     return User.objects.filter(username=name).first() or User.objects.create_user(name)
+
+
+def signed_in(user: User) -> Client:
+    """A test client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def people(*names: str) -> list[User]:
