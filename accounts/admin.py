@@ -33,6 +33,8 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from accounts import resets
 from accounts.models import (
     Address,
+    Block,
+    Challenge,
     Follow,
     LookalikeKey,
     PresenceChoice,
@@ -598,3 +600,26 @@ class PresenceChoiceAdmin(ReadOnlyAdmin):
     list_filter = ["shown_to"]
     list_select_related = ["user"]
     search_fields = ["user__username"]
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    """Who keeps whom away: private as follows are, seen only by staff given "Can view block"
+    (no group has it); a report about someone may be the staff's reason to look."""
+
+    list_display = ["blocker", "blocked", "since"]
+    fields = ["blocker", "blocked", "since"]
+    list_select_related = ["blocker", "blocked"]
+    search_fields = ["blocker__username", "blocked__username"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    """The invitations to a game people sent each other, with their settings and what came of
+    them."""
+
+    list_display = ["sender", "receiver", "status", "created_at", "table"]
+    fields = ["sender", "receiver", "settings", "status", "created_at", "expires_at", "table"]
+    list_filter = ["status"]
+    list_select_related = ["sender", "receiver"]
+    search_fields = ["sender__username", "receiver__username"]

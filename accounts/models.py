@@ -302,3 +302,94 @@ class PresenceChoice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.shown_to}"
+
+
+class Block(models.Model):
+    """``blocker`` keeps ``blocked`` away (accounts/blocks.py): no challenge from them, no
+    follow of them, no sight of the blocker's online status; never seated together by the rated
+    queue or an arena; their chat hidden from the blocker as a mute hides it. Silent: the
+    blocked person is never told."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks",
+        verbose_name=gettext_lazy("blocked by"),
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocked_by",
+        verbose_name=gettext_lazy("blocked person"),
+    )
+    since = models.DateTimeField(gettext_lazy("since"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="no_block_of_oneself"
+            ),
+        ]
+        verbose_name = gettext_lazy("block")
+        verbose_name_plural = gettext_lazy("blocks")
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Challenge(models.Model):
+    """An invitation to a game from one person to another (accounts/challenges.py), with the
+    table's settings; open until accepted, declined, withdrawn or expired."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", gettext_lazy("open")
+        ACCEPTED = "accepted", gettext_lazy("accepted")
+        DECLINED = "declined", gettext_lazy("declined")
+        WITHDRAWN = "withdrawn", gettext_lazy("withdrawn")
+        EXPIRED = "expired", gettext_lazy("expired")
+
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=gettext_lazy("sent by"),
+    )
+    receiver = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        verbose_name=gettext_lazy("sent to"),
+    )
+    # The table's settings, as the create-table form gives them: preset, players, options,
+    # rated, bot_level.
+    settings = models.JSONField(gettext_lazy("table settings"), default=dict)
+    status = models.CharField(
+        gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created_at = models.DateTimeField(gettext_lazy("sent at"), auto_now_add=True)
+    expires_at = models.DateTimeField(gettext_lazy("expires at"))
+    table = models.ForeignKey(
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=gettext_lazy("table"),
+    )
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["receiver", "status"], name="challenge_to_status"),
+            models.Index(fields=["sender", "status"], name="challenge_from_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(sender=models.F("receiver")), name="no_challenge_of_oneself"
+            ),
+        ]
+        verbose_name = gettext_lazy("challenge")
+        verbose_name_plural = gettext_lazy("challenges")
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} challenges {self.receiver_id}: {self.status}"
