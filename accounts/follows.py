@@ -5,6 +5,7 @@ a game's page."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -13,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from accounts import presence
+from accounts import blocks, presence
 from accounts.models import Follow, PresenceChoice
 from games.models import Game, GamePlayer
 
@@ -29,6 +30,8 @@ def follow(user: User, other: User) -> None:
         raise FollowRefused(_("You cannot follow yourself"))
     if not other.is_active:
         raise FollowRefused(_("This account is closed"))
+    if blocks.blocks(other, user):  # in words that do not tell them they are blocked
+        raise FollowRefused(_("You cannot follow this person"))
     if Follow.objects.filter(follower=user).count() >= MOST:
         raise FollowRefused(
             _("You follow %(count)s people already: unfollow someone first") % {"count": MOST}
@@ -74,7 +77,7 @@ def choose_shown_to(user: User, choice: str) -> None:
 def following(user: User) -> list[Followed]:
     """Whom ``user`` follows, by name, each marked if they follow ``user`` too, with whether
     they are online, playing (and where, at a public table) or when they were last seen, for
-    those who let ``user`` see it."""
+    those who let ``user`` see it (never for someone who blocks ``user``)."""
     back = set(Follow.objects.filter(followed=user).values_list("follower_id", flat=True))
     rows = sorted(
         Follow.objects.filter(follower=user).select_related("followed"),
@@ -84,12 +87,13 @@ def following(user: User) -> list[Followed]:
     choices = dict(
         PresenceChoice.objects.filter(user_id__in=ids).values_list("user_id", "shown_to")
     )
+    blockers = blocks.blockers_among(user.pk, ids)  # never seen by the people they block
+    shown = {i: choices.get(i, PresenceChoice.ShownTo.FOLLOWED) for i in ids if i not in blockers}
     visible = [
         i
-        for i in ids
-        if (shown := choices.get(i, PresenceChoice.ShownTo.FOLLOWED))
-        == PresenceChoice.ShownTo.EVERYONE
-        or (shown == PresenceChoice.ShownTo.FOLLOWED and i in back)
+        for i, choice in shown.items()
+        if choice == PresenceChoice.ShownTo.EVERYONE
+        or (choice == PresenceChoice.ShownTo.FOLLOWED and i in back)
     ]
     on = presence.online(visible)
     seen = presence.last_seen(visible)
@@ -117,3 +121,13 @@ def following(user: User) -> list[Followed]:
             )
         )
     return out
+
+
+def followed_among(user: object, user_ids: Iterable[int | None]) -> set[int]:
+    """Which of ``user_ids`` the signed-in ``user`` follows (a game's players, say): one query,
+    none for a visitor."""
+    if not isinstance(user, User):
+        return set()
+    ids = {i for i in user_ids if i is not None}
+    found = Follow.objects.filter(follower=user, followed_id__in=ids)
+    return set(found.values_list("followed_id", flat=True))

@@ -382,6 +382,7 @@ class Challenge(models.Model):
         indexes = [
             models.Index(fields=["receiver", "status"], name="challenge_to_status"),
             models.Index(fields=["sender", "status"], name="challenge_from_status"),
+            models.Index(fields=["status", "expires_at"], name="challenge_due"),
         ]
         constraints = [
             models.CheckConstraint(

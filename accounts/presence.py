@@ -3,7 +3,9 @@ opens and every :data:`REFRESH` seconds by each web process for the people whose
 holds (one pipeline a process, whatever the number of people or tabs), expiring
 :data:`TTL` seconds after: a person with several tabs is one presence, and is offline within a
 minute of their last tab closing. Nothing is written to the database, and nothing per move or
-per page. "Last seen" is a second key, kept for :data:`LAST_SEEN_DAYS` days.
+per page. "Last seen" is a second key, kept for :data:`LAST_SEEN_DAYS` days. How many people are
+online (the lobby says it) is one sorted set beside the keys, of everyone noted in the last
+:data:`TTL` seconds: counting them is one command, however many there are.
 
 Who may see it is the person's choice (:class:`accounts.models.PresenceChoice`): everyone,
 the people they follow (the default), or nobody; never the API.
@@ -14,15 +16,27 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
+from django.core.cache.backends.redis import RedisCache
+from redis import Redis
 
 TTL = 60
 REFRESH = 30.0  # the web processes' look at their sockets' people (live/sockets.py)
 LAST_SEEN_DAYS = 30
+ONLINE = "online"  # everyone online: each person once, scored with when they were last noted
 
 
 def _cache():  # type: ignore[no-untyped-def]
     return caches["presence"]
+
+
+def _redis(cache: BaseCache, *, write: bool = False) -> Redis | None:
+    """The Redis client under the presence cache, or None where the cache is the process's own
+    memory (no Redis: a management command, a test of its own)."""
+    if isinstance(cache, RedisCache):
+        client: Redis = cache._cache.get_client(write=write)  # type: ignore[attr-defined]
+        return client
+    return None
 
 
 def here(user_ids: Iterable[int]) -> None:
@@ -34,6 +48,35 @@ def here(user_ids: Iterable[int]) -> None:
     cache = _cache()
     cache.set_many({f"on:{user_id}": 1 for user_id in ids}, timeout=TTL)
     cache.set_many({f"seen:{user_id}": now for user_id in ids}, timeout=LAST_SEEN_DAYS * 86400)
+    _note_online(cache, ids, now)
+
+
+def _note_online(cache: BaseCache, ids: set[int], now: float) -> None:
+    """Each of ``ids`` once in the set of everyone online, and those not noted for :data:`TTL`
+    seconds out of it: one pipeline of three commands, however many people."""
+    client = _redis(cache, write=True)
+    if client is None:
+        noted = {i: when for i, when in cache.get(ONLINE, {}).items() if when > now - TTL}
+        cache.set(ONLINE, noted | dict.fromkeys(ids, now), timeout=TTL)
+        return
+    key = cache.make_and_validate_key(ONLINE)
+    pipeline = client.pipeline()
+    pipeline.zadd(key, {str(user_id): now for user_id in ids})
+    pipeline.zremrangebyscore(key, "-inf", now - TTL)
+    pipeline.expire(key, TTL)  # gone with the last person, as their own keys are
+    pipeline.execute()
+
+
+def online_count() -> int:
+    """How many people are online now: each once, however many tabs and processes hold their
+    sockets. One command."""
+    cache = _cache()
+    since = time.time() - TTL
+    client = _redis(cache)
+    if client is None:
+        return sum(1 for when in cache.get(ONLINE, {}).values() if when > since)
+    counted = client.zcount(cache.make_and_validate_key(ONLINE), f"({since}", "+inf")
+    return int(counted)  # type: ignore[arg-type]
 
 
 def online(user_ids: Iterable[int]) -> dict[int, bool]:

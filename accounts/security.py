@@ -1,6 +1,7 @@
 """The account's own pages: two-factor sign-in (accounts/two_factor.py), where the account is
-signed in (accounts/sign_ins.py) and whom it follows (accounts/follows.py). Each its own
-person's alone, never cached (a secret and the recovery codes are shown on them)."""
+signed in (accounts/sign_ins.py), whom it follows (accounts/follows.py) and blocks
+(accounts/blocks.py). Each its own person's alone, never cached (a secret and the recovery
+codes are shown on them)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -19,9 +21,10 @@ from django_otp import DEVICE_ID_SESSION_KEY
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import follows, sign_ins, two_factor
+from accounts import blocks, follows, sign_ins, two_factor
 from accounts.forms import CodeForm, PasswordAgainForm
 from accounts.models import PresenceChoice
+from chat import services as chat_services
 
 View = Callable[[HttpRequest], HttpResponse]
 
@@ -121,7 +124,8 @@ def sign_ins_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["POST"])
 @login_required
 def follow_page(request: HttpRequest, username: str) -> HttpResponse:
-    """Follow or unfollow the person of this profile (the button on it), then back to it."""
+    """Follow or unfollow the person of this profile (the button on it, or on a game's
+    results), then back to the page of the button."""
     user = request.user
     assert isinstance(user, User)
     other = get_object_or_404(User, username=username)
@@ -135,6 +139,31 @@ def follow_page(request: HttpRequest, username: str) -> HttpResponse:
             messages.error(request, str(refusal))
         else:
             messages.success(request, _("You follow %(name)s.") % {"name": other.username})
+    # Back to the page of the button: the profile, or a game's results (a path of this site).
+    back = request.POST.get("next", "")
+    if back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts=None):
+        return redirect(back)
+    return redirect("profile", username=other.username)
+
+
+@require_http_methods(["POST"])
+@login_required
+def block_page(request: HttpRequest, username: str) -> HttpResponse:
+    """Block or unblock the person of this profile (the button on it), then back to it."""
+    user = request.user
+    assert isinstance(user, User)
+    other = get_object_or_404(User, username=username)
+    if request.POST.get("action") == "unblock":
+        blocks.unblock(user, other)
+        messages.success(request, _("You no longer block %(name)s.") % {"name": other.username})
+    else:
+        try:
+            blocks.block(user, other)
+        except blocks.BlockRefused as refusal:
+            messages.error(request, str(refusal))
+        else:
+            messages.success(request, _("You block %(name)s.") % {"name": other.username})
+    chat_services.tell_choices(user)  # their chat leaves (or is back) on the tables open now
     return redirect("profile", username=other.username)
 
 

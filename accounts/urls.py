@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from accounts import resets, security, views
+from accounts import challenge_views, resets, security, views
 from hearts_site.converters import UsernameConverter
 
 register_converter(UsernameConverter, "username")
@@ -13,6 +13,17 @@ urlpatterns = [
     path("accounts/signed-in/", security.sign_ins_page, name="sign_ins"),
     path("accounts/following/", security.following_page, name="following"),
     path("u/<username:username>/follow/", security.follow_page, name="follow"),
+    path("u/<username:username>/block/", security.block_page, name="block"),
+    path("u/<username:username>/invite/", challenge_views.challenge_page, name="challenge"),
+    path("invitations/<int:challenge_id>/accept/", challenge_views.accept, name="challenge_accept"),
+    path(
+        "invitations/<int:challenge_id>/decline/", challenge_views.decline, name="challenge_decline"
+    ),
+    path(
+        "invitations/<int:challenge_id>/withdraw/",
+        challenge_views.withdraw,
+        name="challenge_withdraw",
+    ),
     path("accounts/logout/", views.sign_out, name="logout"),
     path("accounts/password/", views.password_change, name="password_change"),
     path("accounts/password/forgot/", resets.AskForReset.as_view(), name="password_reset"),

@@ -25,7 +25,7 @@ from django.views.i18n import set_language
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import addresses, follows, sign_ins, two_factor
+from accounts import addresses, blocks, follows, sign_ins, two_factor
 from accounts.forms import AddressForm, CodeForm, LoginForm, RegisterForm
 from accounts.languages import remember, supported
 from accounts.lockout import wait_left
@@ -231,6 +231,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "following": request.user.is_authenticated
         and not own
         and follows.follows(request.user, person),  # type: ignore[arg-type]
+        "blocking": request.user.is_authenticated
+        and not own
+        and blocks.blocks(request.user, person),  # type: ignore[arg-type]
     }
     return render(request, "accounts/profile.html", ctx)
 

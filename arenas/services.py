@@ -37,7 +37,7 @@ from hearts_site import celery_app
 from live import broadcasts
 from moderation import gates
 from pairing import matching
-from pairing.services import QUEUES, Queue, in_every_language, pairing_rating
+from pairing.services import QUEUES, Queue, in_every_language, kept_apart, pairing_rating
 
 from . import selectors as arena_selectors
 from .models import Arena, ArenaGame, Entrant
@@ -200,7 +200,8 @@ def _free(arena: Arena, now: datetime) -> QuerySet[Entrant]:
 
 def pair(arena_id: int, now: datetime | None = None) -> list[ArenaGame]:
     """Seat every group of the arena's free entrants that can sit together now at a rated
-    table of their own; the games made. Nothing once the arena has ended."""
+    table of their own (never two of whom one blocks the other); the games made. Nothing once
+    the arena has ended."""
     now = now or timezone.now()
     arena = Arena.objects.filter(pk=arena_id).first()
     if arena is None or arena.ended or arena.state(now) != "running":
@@ -212,7 +213,8 @@ def pair(arena_id: int, now: datetime | None = None) -> list[ArenaGame]:
             claimed = list(locked.select_related("user"))
             waiting = [matching.Waiting(e.pk, e.rating, e.free_since) for e in claimed]
             by_id = {e.pk: e for e in claimed}
-            for group in matching.groups(waiting, arena.players, now):
+            apart = kept_apart({e.user_id: e.pk for e in claimed})
+            for group in matching.groups(waiting, arena.players, now, apart):
                 played = _seat(arena, [by_id[w.key] for w in group])
                 if played is not None:
                     made.append(played)

@@ -1,8 +1,10 @@
 """What presence costs (accounts/presence.py): 1,000 people online, their sockets spread over
 four web processes; each process notes its people every 30 s (one pipeline of SETs for them
-all), as live/sockets.py does. Counts the Redis commands a simulated minute sends (from Redis's
-own INFO commandstats) and the database queries (none), and times a page's read of 50
-people's presence.
+all, and one that adds them to the set of everyone online), as live/sockets.py does, and
+counts everyone online for its lobby sockets at most once every 5 s (live/consumers.py).
+Counts the Redis commands a simulated minute sends (from Redis's own INFO commandstats) and
+the database queries (none, so no write), and times a page's read of 50 people's presence and
+of the count.
 
     REDIS_URL=redis://127.0.0.1:6379/15 python bench/presence.py [--people 1000] [--processes 4]
 
@@ -43,6 +45,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from accounts import presence
+    from live.consumers import COUNTS_SECONDS
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
 
@@ -59,6 +62,14 @@ def main() -> None:
                 presence.here(share)
         spent = time.perf_counter() - started
     sent = commands() - before - 1  # less the INFO that read them
+    before = commands()
+    with CaptureQueriesContext(connection) as counting:
+        looks = int(60 / COUNTS_SECONDS) * args.processes
+        started = time.perf_counter()
+        for _look in range(looks):
+            online = presence.online_count()
+        count_ms = (time.perf_counter() - started) * 1000 / looks
+    counted = commands() - before - 1
     reads = time.perf_counter()
     for _ in range(100):
         presence.online(people[:50])
@@ -66,10 +77,12 @@ def main() -> None:
     read_ms = (time.perf_counter() - reads) * 1000 / 100
     print(f"{args.people} people online over {args.processes} processes, a minute of presence:")
     print(f"  Redis commands: {sent} ({sent / args.people:.1f} a person a minute)")
-    print(f"  round trips: {2 * len(shares) * int(60 / presence.REFRESH)} (pipelines)")
-    print(f"  database queries: {len(queries)}")
+    print(f"  round trips: {3 * len(shares) * int(60 / presence.REFRESH)} (pipelines)")
+    print(f"  the lobby's count of everyone online ({online}): {counted} Redis commands a minute")
+    print(f"  database queries: {len(queries) + len(counting)}, so no write")
     print(f"  time spent noting them: {spent * 1000:.1f} ms a minute over all processes")
     print(f"  a page's look at 50 people's presence and last seen: {read_ms:.2f} ms")
+    print(f"  a count of everyone online: {count_ms:.2f} ms")
     if server is not None:
         server.shutdown()
 

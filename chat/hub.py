@@ -6,9 +6,9 @@ group once with a channel of its own, so that a message crosses Redis once for e
 that shows the table, whichever process it was said on. Each message is rendered at most
 three times here for each language its readers read (for its writer, for the other people
 signed in, for anonymous watchers) and sent to every socket that reads its room, but for those
-of people who muted the writer or turned chat off. Redis may bring a message this process has
-already pushed (the process hears its own sends at once: live/broadcasts.py); it is pushed
-once.
+of people who muted or block the writer or turned chat off. Redis may bring a message this
+process has already pushed (the process hears its own sends at once: live/broadcasts.py); it
+is pushed once.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class Listener:
     boxed: frozenset[int] = frozenset()
 
     def hears(self, news: dict[str, Any]) -> bool:
-        if self.choices.off or news["author"] in self.choices.muted:
+        if self.choices.off or news["author"] in self.choices.hidden:
             return False
         return news["room"] in self.rooms().reads
 

@@ -13,6 +13,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts import blocks
 from games.models import Game, Table
 
 from .models import HISTORY, ChatMessage, ChatSetting, Mute, Room
@@ -68,7 +69,13 @@ class Choices:
     """A person's own choices about chat."""
 
     off: bool = False
-    muted: frozenset[int] = frozenset()  # the people whose messages they do not see
+    muted: frozenset[int] = frozenset()
+    blocked: frozenset[int] = frozenset()  # accounts/blocks.py; unblocked on their profile
+
+    @property
+    def hidden(self) -> frozenset[int]:
+        """The people whose messages they do not see: those they muted or block."""
+        return self.muted | self.blocked
 
 
 def choices_of(user: Viewer) -> Choices:
@@ -76,18 +83,18 @@ def choices_of(user: Viewer) -> Choices:
         return Choices()
     off = ChatSetting.objects.filter(user_id=user.pk, off=True).exists()
     muted = Mute.objects.filter(muter_id=user.pk).values_list("muted_id", flat=True)
-    return Choices(off, frozenset(muted))
+    return Choices(off, frozenset(muted), blocks.blocked(user.pk))
 
 
 def latest(
-    table_id: int, reads: Iterable[str], muted: frozenset[int], *, after: int = 0
+    table_id: int, reads: Iterable[str], hidden: frozenset[int], *, after: int = 0
 ) -> list[ChatMessage]:
     """The last ``HISTORY`` messages of each room in ``reads`` (those after message ``after``
-    only, if given), but for the muted people's, oldest first."""
+    only, if given), but for those of the people ``hidden``, oldest first."""
     found: list[ChatMessage] = []
     for room in sorted(reads):
         messages = ChatMessage.objects.filter(table_id=table_id, room=room, pk__gt=after)
-        messages = messages.exclude(author_id__in=muted) if muted else messages
+        messages = messages.exclude(author_id__in=hidden) if hidden else messages
         found += messages.select_related("author").order_by("-pk")[:HISTORY]
     return sorted(found, key=lambda message: message.pk)
 
@@ -138,7 +145,7 @@ def box_context(table_id: int, user: Viewer, rooms: Rooms, choices: Choices) -> 
     signed_in = user is not None and user.is_authenticated
     me = user.pk if signed_in and user is not None else None
     rooms_shown: list[dict[str, Any]] = []
-    found = [] if choices.off else latest(table_id, rooms.reads, choices.muted)
+    found = [] if choices.off else latest(table_id, rooms.reads, choices.hidden)
     if not choices.off:
         for room in (Room.PLAYERS, Room.SPECTATORS):
             if room in rooms.reads:

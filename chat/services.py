@@ -70,22 +70,24 @@ def mute(muter: User, muted: User) -> None:
         raise ChatRefused(_("You cannot mute yourself"))
     with transaction.atomic():
         Mute.objects.get_or_create(muter=muter, muted=muted)
-        _tell_choices(muter)
+        tell_choices(muter)
 
 
 def unmute(muter: User, muted: User) -> None:
     with transaction.atomic():
         Mute.objects.filter(muter=muter, muted=muted).delete()
-        _tell_choices(muter)
+        tell_choices(muter)
 
 
 def turn_chat(user: User, *, on: bool) -> None:
     """Show ``user`` every table's chat again (``on``), or none."""
     with transaction.atomic():
         ChatSetting.objects.update_or_create(user=user, defaults={"off": not on})
-        _tell_choices(user)
+        tell_choices(user)
 
 
-def _tell_choices(user: User) -> None:
+def tell_choices(user: User) -> None:
+    """Once the transaction commits, every socket of ``user`` shows their chat as their
+    choices now have it: after a mute, chat turned off or on, a block (accounts/blocks.py)."""
     news = {account_group(user.pk): {"type": CHOICES}}
     transaction.on_commit(lambda: broadcasts.send(news))

@@ -161,8 +161,8 @@ class TableChat:
             await self.send(error_html(str(refused)))
 
     async def choices_changed(self) -> None:
-        """Their person muted or unmuted someone, or turned chat off or on (at any table, on
-        any process): the box again, as it now is for them."""
+        """Their person muted, unmuted, blocked or unblocked someone, or turned chat off or on
+        (at any table, on any process): the box again, as it now is for them."""
         if self.user is None:
             return
         self.listener.choices = await in_pool(selectors.choices_of)(self.user)
@@ -179,7 +179,7 @@ class TableChat:
     def _since(self, after: int) -> str:
         choices = self.listener.choices
         found = selectors.latest(
-            self.table_id, self.listener.rooms().reads, choices.muted, after=after
+            self.table_id, self.listener.rooms().reads, choices.hidden, after=after
         )
         me = self.listener.user_id
         return "".join(

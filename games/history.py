@@ -23,6 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts import follows
 from games.engine import Rules
 
 from . import review_pages, reviews, selectors
@@ -133,6 +134,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
             "totals": list(match.totals),
             "seed_hex": bytes(game.seed).hex(),
             "added_seeds": added_seeds(game, players),
+            # Whom of its players the viewer follows: the others get a Follow button.
+            "followed": follows.followed_among(request.user, [p.user_id for p in players]),
         }
     )
     return render(request, "games/game_detail.html", context)

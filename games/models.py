@@ -16,11 +16,10 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.models import shown_name
 from games.engine import (
-    PRESETS,
     Match,
     Move,
     Phase,
@@ -94,9 +93,7 @@ class Table(models.Model):
 
     @property
     def preset_title(self) -> str:
-        if self.preset in PRESETS:
-            return preset_title(self.preset)
-        return pgettext("rule set", "Custom")
+        return preset_title(self.preset)
 
     @property
     def has_empty_seat(self) -> bool:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Avg, Count, F, Prefetch, Q, QuerySet, Value
+from django.db.models.functions import Coalesce
 
+from ratings.maths import MU, SIGMA
 from ratings.models import RatingChange
 
 from .models import Game, GamePlayer, Table
@@ -23,6 +25,29 @@ def lobby_tables() -> QuerySet[Table]:
         )
         .select_related("host")
         .prefetch_related("seats__user")[:50]
+    )
+
+
+def games_running() -> int:
+    """How many games are being played now, at any table: one count."""
+    return Game.objects.filter(status=Game.Status.PLAYING).count()
+
+
+def featured_game() -> Game | None:
+    """The running game at a public table whose people are rated highest on average (a rating
+    as the leaderboard orders them; someone with no rated game yet counts as a newcomer, a bot
+    not at all), the newest of equals: the lobby's game to watch. Two queries, its players
+    with their users the second."""
+    rating = F("players__user__rating__mu") - 3 * F("players__user__rating__sigma")
+    newcomer = Value(MU - 3 * SIGMA)
+    strength = Avg(Coalesce(rating, newcomer), filter=Q(players__is_bot=False))
+    return (
+        Game.objects.filter(status=Game.Status.PLAYING, table__private=False)
+        .annotate(strength=strength)
+        .order_by(F("strength").desc(nulls_last=True), "-started_at", "-pk")
+        .select_related("table")
+        .prefetch_related(Prefetch("players", GamePlayer.objects.select_related("user")))
+        .first()
     )
 
 

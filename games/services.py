@@ -81,13 +81,7 @@ def create_table(
     one_game: bool = False,
 ) -> Table:
     """A new table with the host in seat 0."""
-    options = options or {}
-    if preset == "custom":
-        rules = Rules.from_json({"players": players or 4, **options})
-    elif preset in PRESETS:
-        rules = PRESETS[preset].make(players, **options)
-    else:
-        raise ServiceError(_("Choose one of the rule sets"))
+    rules = rules_of(preset, players, options or {})
     with transaction.atomic():
         table = Table.objects.create(
             host=host,
@@ -104,6 +98,16 @@ def create_table(
         gates.check_may_sit(host, table)  # the host sits down too: refused, nothing is kept
         _table_changed(table)
     return table
+
+
+def rules_of(preset: str, players: int | None, options: dict[str, Any]) -> Rules:
+    """The rules of a rule set (or of "custom") at a table size with these options changed;
+    refused if there is no such rule set (the engine's own refusal if it does not offer them)."""
+    if preset == "custom":
+        return Rules.from_json({"players": players or 4, **options})
+    if preset in PRESETS:
+        return PRESETS[preset].make(players, **options)
+    raise ServiceError(_("Choose one of the rule sets"))
 
 
 def _locked_table(table_id: int) -> Table:

@@ -1077,4 +1077,6 @@ def preset_title(key: str) -> str:
     if title is not None:
         return str(title)
     preset = PRESETS.get(key)
-    return preset.title if preset else key
+    if preset is None:  # a table whose options were chosen one by one
+        return pgettext("rule set", "Custom")
+    return preset.title

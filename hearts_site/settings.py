@@ -115,6 +115,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.running_game",
+                "accounts.challenge_views.notices_context",
             ],
         },
     },
@@ -255,6 +256,12 @@ HEARTS_QUEUE_SWEEP_SECONDS = env_float("HEARTS_QUEUE_SWEEP_SECONDS", 2.0)
 # behind one.
 CELERY_BEAT_SCHEDULE = {
     "sweep-reviews": {"task": "games.tasks.sweep_reviews", "schedule": 60.0},
+    # Invitations to a game whose two minutes are up (accounts/challenges.py): both are told.
+    "sweep-challenges": {
+        "task": "accounts.tasks.sweep_challenges",
+        "schedule": 5.0,
+        "options": {"expires": 10.0},
+    },
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": HEARTS_SWEEP_SECONDS,

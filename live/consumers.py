@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import presence
 from chat import selectors as chat_selectors
 from chat.sockets import TableChat, is_chat_frame
 from games import selectors, services
@@ -30,14 +33,18 @@ from games.errors import ServiceError
 from hearts_site.converters import ID
 from moderation import gates
 
-from . import broadcasts, relays
+from . import around, broadcasts, relays
 from .frames import check_move_shape, read_frame
+from .rooms import quietly
 from .sockets import REFUSED_CODE, AccountSocket, PageSocket
 from .table_state import TableState, in_pool
 
 log = logging.getLogger(__name__)
 
 SHOWN = re.compile(rf"({ID})\.({ID})")
+# The lobby's counts on its sockets' beat, rendered at most once in this while a process and
+# language, however many lobby sockets it holds and whenever each of them beats.
+COUNTS_SECONDS = 5.0
 
 
 class TableConsumer(AccountSocket):
@@ -158,10 +165,15 @@ class TableConsumer(AccountSocket):
 
 
 class LobbyConsumer(PageSocket):
+    around_sent = ""  # what its last beat sent
+
     async def connect(self) -> None:
         await self.join_groups(services.LOBBY_GROUP)
         await self.join_account_group()
         await self.accept()
+        # Who is on changes without news of a table: the counts and the followed who are on
+        # come again as often as presence itself is noted (accounts/presence.py).
+        self.keep_beating(presence.REFRESH, self._around_again)
 
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
@@ -174,29 +186,69 @@ class LobbyConsumer(PageSocket):
         language = self.language or settings.LANGUAGE_CODE
         html = await in_pool(_lobby_list)(event.get("stamp"), language)
         await self.send(text_data=html)
+        self.around_sent = ""  # its counts are newer than the beat's: the next beat sends again
+
+    async def _around_again(self) -> None:
+        """The counts again, and the people this socket's person follows who are on."""
+        language = self.language or settings.LANGUAGE_CODE
+        try:
+            html = await in_pool(_lobby_around)(self.scope.get("user"), language)
+        except Exception as error:  # the database away a moment: the next beat, then
+            log.warning("the lobby's counts failed: %r", error)
+            return
+        if html != self.around_sent:  # else the page shows it already
+            self.around_sent = html
+            await quietly(self.send(text_data=html))
 
 
-# (stamp, {language: html}): one render a message and language a process
-_lobby_rendered: tuple[Any, dict[str, str]] = (None, {})
+# {what: (stamp, {language: html})}: one render a message (or a while) and language a process
+_lobby_rendered: dict[str, tuple[Any, dict[str, str]]] = {}
 
 
-def _lobby_list(stamp: Any, language: str) -> str:
-    """The lobby's list of tables, rendered once for all the lobby's sockets in this process
-    that read ``language``, for each message (its stamp), not once a socket."""
-    global _lobby_rendered
-    kept_stamp, kept = _lobby_rendered
+def _rendered_once(what: str, stamp: Any, language: str, render: Callable[[], str]) -> str:
+    """``render()``, in ``language``, once for all the lobby's sockets in this process that
+    read it, for each ``stamp`` of ``what`` (a message's), not once a socket."""
+    kept_stamp, kept = _lobby_rendered.get(what, (None, {}))
     if stamp is None or kept_stamp != stamp:
         kept = {}
-        _lobby_rendered = (stamp, kept)
+        _lobby_rendered[what] = (stamp, kept)
     html = kept.get(language)
     if html is None:
         with translation.override(language):
-            html = render_to_string(
-                "games/lobby.html#table-list", {"tables": selectors.lobby_tables(), "oob": True}
-            )
+            html = render()
         if stamp is not None:
             kept[language] = html
     return html
+
+
+def _lobby_list(stamp: Any, language: str) -> str:
+    """The lobby's list of tables, its counts and its featured game, after news of a table."""
+
+    def render() -> str:
+        context = {"tables": selectors.lobby_tables(), **around.for_everyone()}
+        return "".join(
+            render_to_string(f"games/lobby.html#{part}", context)
+            for part in ("table-list", "lobby-counts", "featured-game")
+        )
+
+    return _rendered_once("list", stamp, language, render)
+
+
+def _lobby_around(user: Any, language: str) -> str:
+    """The lobby's counts, shared by its sockets for :data:`COUNTS_SECONDS`, and the people
+    ``user`` follows who are on (for them alone: nothing for a visitor)."""
+    stamp = int(time.monotonic() // COUNTS_SECONDS)
+    html = _rendered_once(
+        "counts",
+        stamp,
+        language,
+        lambda: render_to_string("games/lobby.html#lobby-counts", around.counts()),
+    )
+    if not (user is not None and user.is_authenticated):
+        return html
+    with translation.override(language):
+        context = {"followed_on": around.followed_on(user)}
+        return html + render_to_string("games/lobby.html#followed-on", context)
 
 
 flash = relays.flash

@@ -15,9 +15,10 @@ from typing import Any, ClassVar
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 
-from accounts import languages, presence
+from accounts import challenge_views, languages, presence
 from moderation import gates, sanctions
 
 from .rooms import quietly
@@ -92,6 +93,36 @@ class AccountSocket(AsyncWebsocketConsumer):
     async def chat_choices(self, event: dict[str, Any]) -> None:
         """The person's chat choices changed (chat/services.py): only a table's socket shows a
         chat."""
+
+    async def challenge_news(self, event: dict[str, Any]) -> None:
+        """An invitation to a game to or from the person came, or ended (accounts/challenges.py):
+        their notices again, as this socket's page shows them, with its forms' CSRF token."""
+        csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+        language = self.language or settings.LANGUAGE_CODE
+        html = await in_pool(challenge_views.pushed_notices)(
+            self.scope.get("user"), csrf, language, event
+        )
+        if html:
+            await quietly(self.send(text_data=html))
+
+
+class NoticeSocket(AccountSocket):
+    """The socket of a page without a live one of its own (a profile, the history, the rules):
+    its signed-in person's invitations come by it, and it keeps them online. It only listens."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=REFUSED_CODE)
+            return
+        await self.join_account_group()
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave_account_group()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Frames are ignored: this socket takes no message."""
 
 
 class PageSocket(AccountSocket):

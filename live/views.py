@@ -20,7 +20,7 @@ from games import selectors, services, words
 from games.models import Table
 from moderation import gates
 
-from . import table_context
+from . import around, table_context
 from .forms import TableForm
 
 
@@ -43,6 +43,8 @@ def _lobby_context(request: HttpRequest, form: TableForm) -> dict[str, Any]:
         "ban": penalties.ban_of(user),
         # The Rated box is offered only to those rated tables would seat.
         "rated_open": isinstance(user, User) and gates.may_play_rated(user),
+        **around.for_everyone(),
+        "followed_on": around.followed_on(user),
     }
 
 

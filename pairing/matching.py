@@ -37,11 +37,27 @@ first, with the group closest to them in rating that qualifies.
 ... ]
 >>> [[w.key for w in group] for group in groups(queue, 4, now)]
 [['ann', 'di', 'bob', 'ed']]
+
+Two people kept ``apart`` (one blocks the other: accounts/blocks.py) are never in one group:
+the one placed first sits with the nearest others, and the other waits.
+
+>>> queue = [
+...     waiting("ann", 1500, 4),
+...     waiting("bob", 1510, 3),
+...     waiting("cy", 1420, 2),
+...     waiting("di", 1505, 1),
+...     waiting("ed", 1490, 0),
+... ]
+>>> [[w.key for w in group] for group in groups(queue, 4, now)]
+[['ed', 'ann', 'di', 'bob']]
+>>> apart = {frozenset({"ann", "bob"})}
+>>> [[w.key for w in group] for group in groups(queue, 4, now, apart)]
+[['cy', 'ed', 'ann', 'di']]
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -62,16 +78,24 @@ def allowed_gap(waiting: Waiting, now: datetime) -> float:
     return START_GAP + WIDEN_PER_SECOND * seconds
 
 
-def groups(queue: Sequence[Waiting], size: int, now: datetime) -> list[list[Waiting]]:
+def groups(
+    queue: Sequence[Waiting],
+    size: int,
+    now: datetime,
+    apart: Collection[frozenset[int]] = frozenset(),
+) -> list[list[Waiting]]:
     """The tables to make now from ``queue``: groups of ``size``, each listed by rating, no one
-    in two. Whoever has waited longest is placed first, in the qualifying run of ``size``
-    neighbours by rating with the smallest spread; someone no run qualifies for waits on."""
+    in two, and no two of a pair in ``apart`` (pairs of keys) in one. Whoever has waited
+    longest is placed first, in the qualifying run of ``size`` neighbours by rating (passing
+    over those kept apart from them) with the smallest spread; a run that holds a pair kept
+    apart does not qualify; someone no run qualifies for waits on."""
     by_rating = sorted(queue, key=lambda w: w.rating)
     made: list[list[Waiting]] = []
     for first in sorted(queue, key=lambda w: w.since):
         if first not in by_rating:
             continue  # seated with someone who waited longer
-        group = _closest_group(by_rating, by_rating.index(first), size, now)
+        near = [w for w in by_rating if frozenset({first.key, w.key}) not in apart]
+        group = _closest_group(near, near.index(first), size, now, apart)
         if group is None:
             continue
         made.append(group)
@@ -80,11 +104,18 @@ def groups(queue: Sequence[Waiting], size: int, now: datetime) -> list[list[Wait
 
 
 def _closest_group(
-    by_rating: list[Waiting], at: int, size: int, now: datetime
+    by_rating: list[Waiting],
+    at: int,
+    size: int,
+    now: datetime,
+    apart: Collection[frozenset[int]],
 ) -> list[Waiting] | None:
     best: tuple[float, list[Waiting]] | None = None
     for start in range(max(0, at - size + 1), min(at, len(by_rating) - size) + 1):
         group = by_rating[start : start + size]
+        keys = {w.key for w in group}
+        if any(pair <= keys for pair in apart):
+            continue
         spread = group[-1].rating - group[0].rating
         if spread <= min(allowed_gap(w, now) for w in group) and (best is None or spread < best[0]):
             best = (spread, group)

@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import blocks
 from games import selectors, services
 from games.engine import PRESETS
 from games.errors import ServiceError
@@ -225,8 +226,15 @@ def _present(now: datetime) -> QuerySet[Seeker]:
     return Seeker.objects.filter(sockets__gt=0, seen_at__gte=now - timedelta(seconds=STALE_SECONDS))
 
 
+def kept_apart(keys: Mapping[int, int]) -> set[frozenset[int]]:
+    """Of people to be seated (``keys``: the key each is known by, by user id), the pairs of
+    keys never seated together, as one of the two blocks the other: one query."""
+    return {frozenset(keys[user_id] for user_id in pair) for pair in blocks.apart(keys)}
+
+
 def pair(queue: Queue, now: datetime | None = None) -> list[Table]:
-    """Seat everyone ``queue`` can group now at rated tables of their own; the tables made."""
+    """Seat everyone ``queue`` can group now at rated tables of their own, never two people of
+    whom one blocks the other at one; the tables made."""
     now = now or timezone.now()
     made: list[Table] = []
     try:
@@ -236,7 +244,8 @@ def pair(queue: Queue, now: datetime | None = None) -> list[Table]:
             claimed = list(locked.select_related("user"))
             waiting = [matching.Waiting(s.pk, s.rating, s.joined_at) for s in claimed]
             by_id = {s.pk: s for s in claimed}
-            for group in matching.groups(waiting, queue.players, now):
+            apart = kept_apart({s.user_id: s.pk for s in claimed})
+            for group in matching.groups(waiting, queue.players, now, apart):
                 table = _seat([by_id[w.key] for w in group], queue)
                 if table is not None:
                     made.append(table)

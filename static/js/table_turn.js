@@ -2,10 +2,8 @@
 // ("Your turn · …") until the tab is looked at again, and, where the person has allowed it with
 // the "Tell me when it's my turn" button, a browser notification says it too.
 //
-// The notification is shown through the site's service worker (static/js/service_worker.js)
-// wherever there is one: Chrome on Android shows notifications no other way, and throws on
-// `new Notification()`. Only a browser without service workers (Firefox's private windows) gets
-// one made by the page itself.
+// The notification is shown as static/js/notify.js shows the site's: through its service worker
+// wherever there is one.
 //
 // The table waits on this screen's player when its controls ask them to act: the Play or Pass
 // button, or the moon's choice (#controls). A turn is known by its game, hand, phase and the
@@ -22,31 +20,10 @@
   let told = true; // one may be on show: told by this page, or by an earlier page of the table
   let queue = Promise.resolve(); // the shows and closes, each done after those asked before it
 
-  const supported = () => "Notification" in window;
-
-  // The service worker's registration once it is active, or null where there is none (service
-  // workers need a secure context, and a browser may refuse to install one).
-  const worker =
-    supported() && "serviceWorker" in navigator
-      ? navigator.serviceWorker.register("/service-worker.js").then(
-          () => navigator.serviceWorker.ready,
-          () => null,
-        )
-      : Promise.resolve(null);
-
-  // Whether a notification can be shown here at all: through a service worker, or by the page
-  // where the constructor works (Chrome on Android's throws). Only asked while the permission
-  // is "default", when even a working constructor shows nothing.
-  function canNotify() {
-    if (!window.isSecureContext) return false;
-    if ("serviceWorker" in navigator) return true;
-    try {
-      new Notification("").close();
-      return true;
-    } catch (error) {
-      return false;
-    }
-  }
+  const { supported, canNotify } = window.siteNotify;
+  // The service worker's registration (or null), registered as the table's page opens, so that
+  // it is ready by the first turn told.
+  const worker = window.siteNotify.worker();
 
   // Runs the task with the worker's registration (or null) once the tasks asked for before it
   // are done, so that a close is never done before the show it follows. A notification that
@@ -91,13 +68,10 @@
     // The table's address, for the worker to come back to on a click (with a private table's
     // invite code, if the page has one).
     const options = { body, tag: TAG, data: { url: window.location.href } };
-    if (registration) return registration.showNotification(heading, options);
-    notice = new Notification(heading, options);
-    notice.addEventListener("click", () => {
-      window.focus();
-      clear();
+    return window.siteNotify.show(registration, heading, options).then((made) => {
+      notice = made;
+      if (made) made.addEventListener("click", clear);
     });
-    return undefined;
   }
 
   function clear() {

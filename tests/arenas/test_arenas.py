@@ -17,6 +17,7 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django.fixtures import Settings
 
+from accounts import blocks
 from arenas import scoring, selectors, services
 from arenas.models import Arena, ArenaGame, Entrant
 from games import services as games
@@ -160,6 +161,17 @@ def test_eight_free_entrants_make_two_rated_tables_of_one_game_each_person_at_on
     assert [len(tables_of(person)) for person in people] == [1] * 8
     assert Entrant.objects.filter(arena=arena, game__isnull=False).count() == 8
     assert services.pair(arena.pk) == []  # no one is free now
+
+
+@pytest.mark.django_db
+def test_someone_blocked_is_never_seated_with_the_blocker_and_four_others_are() -> None:
+    arena = running_arena()
+    people = joined(arena, NAMES[:5])
+    blocks.block(people[3], people[1])
+    [played] = services.pair(arena.pk)
+    seated = {seat.user for seat in played.table.seats.all()}
+    assert len(seated) == 4 and not {people[3], people[1]} <= seated
+    assert services.pair(arena.pk) == []  # the one left waits on for others
 
 
 @pytest.mark.django_db

@@ -111,6 +111,13 @@ def register(tab: Tab, username: str = "") -> str:
     return username
 
 
+def unfold_new_table(page: Any) -> None:
+    """Open the lobby's "Start a table", which folds its form under one button (once: a second
+    click would fold it again)."""
+    if page.locator("#new-table").get_attribute("open") is None:
+        page.locator("#new-table > summary").click()
+
+
 def waiting_table_shown(page: Any) -> None:
     """A waiting table's page is settled: its socket sent it whole, as it does on connecting to
     a table without a game. A seating button clicked before that may be on the form the push

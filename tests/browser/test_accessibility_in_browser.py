@@ -27,6 +27,7 @@ from .helpers import (
     pass_and_resign,
     register,
     start_game,
+    unfold_new_table,
     wait_for_bot_passes,
 )
 
@@ -64,6 +65,7 @@ def finished_game(browser: Any, live_site: str) -> Iterator[FinishedGame]:
     with open_tab(browser, live_site) as tab:
         page = tab.page
         username = register(tab)
+        unfold_new_table(page)
         page.get_by_role("button", name="Create table").click()
         page.wait_for_url(re.compile(r"/t/\d+/"))
         waiting_table_url = page.url
@@ -208,6 +210,7 @@ def test_a_signed_in_player_meets_no_serious_accessibility_violation(
     page.get_by_role("button", name="Leave the queue").click()
     page.wait_for_url(re.compile(r"/$"))
 
+    unfold_new_table(page)
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/t/\d+/"))
     page.wait_for_function("() => window.__wsMessages > 0", timeout=STEP_MS)

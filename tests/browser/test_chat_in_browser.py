@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from .conftest import Site, Tab, open_tab
-from .helpers import STEP_MS, register, staff_page, waiting_table_shown
+from .helpers import STEP_MS, register, staff_page, unfold_new_table, waiting_table_shown
 
 pytestmark = pytest.mark.browser
 
@@ -96,6 +96,7 @@ def table(browser: Any, live_site: str) -> Iterator[Table]:
             return Person(tab, register(tab))
 
         ann, bob, cara, wes = person(LAPTOP), person(PHONE), person(LAPTOP), person(LAPTOP)
+        unfold_new_table(ann.page)
         ann.page.get_by_role("button", name="Create table").click()
         ann.page.wait_for_url(re.compile(r"/t/\d+/$"))
         url = ann.page.url

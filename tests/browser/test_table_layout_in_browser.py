@@ -30,6 +30,7 @@ from .helpers import (
     new_username,
     register,
     start_game,
+    unfold_new_table,
     wait_for_bot_passes,
     waiting_table_shown,
 )
@@ -161,6 +162,7 @@ def create_table(tab: Tab, preset: str = "", players: str = "") -> str:
     """From the lobby, start a table (the rule set and size given, or the defaults); returns
     its address."""
     page = tab.page
+    unfold_new_table(page)
     if preset:
         page.get_by_label("Rule set", exact=True).select_option(label=preset)
     if players:

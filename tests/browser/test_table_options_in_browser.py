@@ -23,6 +23,7 @@ from .helpers import (
     STEP_MS,
     hand_cards,
     register,
+    unfold_new_table,
     wait_card_gone,
     waiting_table_shown,
 )
@@ -70,6 +71,7 @@ def test_a_rule_set_offers_only_its_options_and_the_table_says_them_in_words(tab
     page = tab.page
     page.set_viewport_size(DESKTOP)
     register(tab)
+    unfold_new_table(page)
     page.locator("#table-options summary").click()
 
     _choose_set(page, "Club")
@@ -115,6 +117,7 @@ def test_a_rule_set_offers_only_its_options_and_the_table_says_them_in_words(tab
 def test_an_option_the_set_does_not_offer_is_refused_even_if_forged(tab: Tab) -> None:
     page = tab.page
     username = register(tab)
+    unfold_new_table(page)
     _choose_set(page, "Club")
     # What the form would not send: the jack of diamonds at a Club table.
     page.evaluate(
@@ -142,6 +145,7 @@ def test_a_short_match_ends_with_places_totals_and_links_to_its_pages(tab: Tab) 
     page = tab.page
     page.set_viewport_size(DESKTOP)
     username = register(tab)
+    unfold_new_table(page)
     page.locator("#table-options summary").click()
     _choose_set(page, "Custom")
     page.get_by_label("Target").fill("25")
@@ -223,6 +227,7 @@ def test_the_host_closes_a_waiting_table_and_it_leaves_the_lobby(
 
 
 def _create_table(page: Any) -> None:
+    unfold_new_table(page)
     page.get_by_role("button", name="Create table").click()
     try:
         page.wait_for_url(re.compile(r"/t/\d+/"), timeout=STEP_MS)
@@ -301,6 +306,7 @@ def test_the_copy_button_copies_the_whole_invite_link_and_says_so(
     page = tab.page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_site)
     register(tab)
+    unfold_new_table(page)
     page.get_by_label("Private (invite link)").check()
     _create_table(page)
     link = page.locator("#invite-link").inner_text().strip()
@@ -335,6 +341,7 @@ def test_without_the_clipboard_the_copy_button_selects_the_invite_link(tab: Tab)
         'Object.defineProperty(navigator, "clipboard", { value: undefined });'
     )
     register(tab)
+    unfold_new_table(page)
     page.get_by_label("Private (invite link)").check()
     _create_table(page)
     link = page.locator("#invite-link").inner_text().strip()

@@ -214,6 +214,24 @@ async def test_a_muted_person_is_not_heard_by_the_muter_at_once_but_is_by_everyo
     await _close(sockets)
 
 
+async def test_a_blocked_person_is_not_heard_by_the_blocker_from_the_block_on() -> None:
+    table_id, cookies = await database_sync_to_async(_table_in_play)()
+    sockets = await _everyone(table_id, cookies)
+
+    def alice_blocks_bob_on_his_profile() -> None:
+        alice = Client()
+        alice.force_login(User.objects.get(username="alice"))
+        alice.post(reverse("block", args=["bob"]), {"action": "block"})
+
+    await database_sync_to_async(alice_blocks_bob_on_his_profile)()
+    box = await sockets["alice"].receive_from(timeout=TIMEOUT)  # her box, as it now is
+    assert 'id="chat"' in box
+    await sockets["bob"].send_to(text_data=_say("you play badly", "players"))
+    assert await _said(sockets["alice"]) == []
+    assert await _said(sockets["carol"]) == ["you play badly"]
+    await _close(sockets)
+
+
 async def test_a_chat_banned_person_is_refused_with_the_reason_and_their_words_stay() -> None:
     table_id, cookies = await database_sync_to_async(_table_in_play)()
     sockets = await _everyone(table_id, cookies)

@@ -30,6 +30,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from pytest_django.fixtures import Settings
 
+from accounts import challenges
+from accounts.models import Block, Challenge
 from arenas import services as arenas
 from arenas.models import Arena, ArenaGame, Entrant
 from chat import services as chat
@@ -49,6 +51,7 @@ SEED = "ab" * 32
 # What a request may change. GameTally is left out: a cache a profile fills as it reads.
 STATE = (User, Table, Seat, Game, GamePlayer, MoveRecord, Rating, RatingChange)
 STATE += (ChatMessage, Mute, ChatSetting, Report, Arena, Entrant, ArenaGame)
+STATE += (Block, Challenge)
 PATTERNS = {pattern.name: pattern for pattern in site_patterns()}
 EXAMPLES = hypothesis_settings(
     max_examples=10,  # each sends a request to every page
@@ -68,6 +71,7 @@ class World:
     codes: list[str]
     message_ids: list[int]
     arena_ids: list[int]
+    challenge_ids: list[int]
 
 
 @pytest.fixture
@@ -93,6 +97,7 @@ def world(settings: Settings) -> World:
     over_arena = arenas.create_arena(
         "Over", preset="standard", players=4, starts_at=timezone.now() - 3 * hour, minutes=60
     )
+    invited = challenges.send(bob, alice, {"preset": "standard", "players": 4, "options": {}})
     return World(
         users={"alice": alice, "bob": bob, "dave": dave},
         table_ids=[table.pk for table in tables],
@@ -100,6 +105,7 @@ def world(settings: Settings) -> World:
         codes=[table.invite_code for table in tables],
         message_ids=[said.pk, watched.pk],
         arena_ids=[open_arena.pk, over_arena.pk],
+        challenge_ids=[invited.pk],
     )
 
 
@@ -152,7 +158,10 @@ FIELDS = {
     # An account's address, and "Forgot your password?".
     "email": ["alice@example.org", "ALICE@example.org", "not an address", "a" * 300 + "@x.org"],
     # Two-factor sign-in: which button, and the codes.
-    "action": ["start", "confirm", "codes", "off", "cancel", "follow", "unfollow", "x"],
+    "action": [
+        *("start", "confirm", "codes", "off", "cancel"),
+        *("follow", "unfollow", "block", "unblock", "x"),
+    ],
     "confirm-code": ["123456", "000000", "abcd-efgh-jkmn-pqrs", "9" * 41],
     "codes-code": ["123456", ""],
     "off-code": ["123456", ""],
@@ -181,7 +190,9 @@ FORMS = {
     "two_factor": {"action": "start", "password": PASSWORD},
     "admin_sign_in": {"username": "alice", "password": PASSWORD},
     "follow": {"action": "follow"},
+    "block": {"action": "block"},
     "following": {"shown_to": "everyone"},
+    "challenge": {"preset": "standard", "players": "4", "bot_level": "normal"},
 }
 
 json_values = st.recursive(
@@ -227,7 +238,9 @@ READS = {
     "two_factor": ["action", "password", "confirm-code", "codes-code", "off-code"],
     "admin_sign_in": ["username", "password", "next"],
     "follow": ["action"],
+    "block": ["action"],
     "following": ["shown_to"],
+    "challenge": [*FORMS["challenge"], "rated", "target", "moon", "clock"],
 }
 # The pages that take a form by POST; every other page is read with GET.
 POSTED = {"table_create", "play_now", "sit", "leave", "bot", "fill", "start", "rematch"}
@@ -236,7 +249,8 @@ POSTED |= {"add_seed", "register", "login", "logout", "password_change"}
 POSTED |= {"chat_mute", "chat_unmute", "chat_turn", "chat_report", "arena_join", "arena_pause"}
 POSTED |= {"password_reset", "address", "confirm_address", "password_reset_confirm"}
 POSTED |= {"login_code", "two_factor", "sign_ins", "admin_sign_in", "game_review", "follow"}
-POSTED |= {"following"}
+POSTED |= {"following", "block", "challenge", "challenge_accept", "challenge_decline"}
+POSTED |= {"challenge_withdraw"}
 
 
 @st.composite
@@ -272,6 +286,7 @@ def path_values(world: World, pattern: URLPattern) -> st.SearchStrategy[dict[str
         "seed": mostly([1, 2], numbers),
         "message_id": mostly(world.message_ids, numbers),
         "arena_id": mostly(world.arena_ids, numbers),
+        "challenge_id": mostly(world.challenge_ids, numbers),
         "uidb64": mostly(["MQ", "Mg"], names),
         "token": mostly(["set-password"], names),
         "signed": names,

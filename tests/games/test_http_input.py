@@ -144,6 +144,7 @@ def _site_urls(table: Table, game: Game) -> list[str]:
         "seed": 1,
         "message_id": 1,
         "arena_id": 1,
+        "challenge_id": 1,
         "uidb64": "MQ",
         "token": "set-password",
         "signed": "not-a-signed-link",

@@ -3,6 +3,7 @@ that two seatings at once never put anyone at two tables."""
 
 from __future__ import annotations
 
+import doctest
 from datetime import timedelta
 
 import pytest
@@ -13,12 +14,13 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from accounts import blocks
 from fairplay.models import Abandonment
 from games import services as games
 from games.models import Game, Seat, Table
 from hearts_site.asgi import application
 from moderation import sanctions
-from pairing import services
+from pairing import matching, services
 from pairing.models import Seeker
 from pairing.services import DEFAULT_QUEUE, Queue
 from ratings.models import Rating
@@ -72,6 +74,24 @@ def test_eight_people_make_two_tables_each_person_at_exactly_one() -> None:
     tables = services.pair(DEFAULT_QUEUE)
     assert len(tables) == 2
     assert all(len(tables_of(person)) == 1 for person in people)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("blocker, blocked", [(0, 1), (2, 1), (2, 3), (4, 0)])
+def test_someone_blocked_is_never_seated_with_the_blocker_and_four_others_are(
+    blocker: int, blocked: int
+) -> None:
+    people = waiting(NAMES[:5])
+    blocks.block(people[blocker], people[blocked])
+    [table] = services.pair(DEFAULT_QUEUE)
+    seated = {seat.user for seat in table.seats.all()}
+    assert len(seated) == 4 and not {people[blocker], people[blocked]} <= seated
+    assert Seeker.objects.count() == 1
+    assert services.pair(DEFAULT_QUEUE) == []  # the one left waits on for others
+
+
+def test_the_examples_of_the_grouping_hold() -> None:
+    assert doctest.testmod(matching).failed == 0
 
 
 @pytest.mark.django_db

@@ -1,0 +1,72 @@
+"""What the lobby shows of the site around it, kept live by its socket (live/consumers.py): how
+many people are online and how many games are running, the best-rated running game to watch,
+and which of the people one follows are on now."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from redis.exceptions import RedisError
+
+from accounts import follows, presence
+from games import selectors
+
+ON = ("playing", "online")  # what follows.Followed.status says of someone who is on
+
+log = logging.getLogger(__name__)
+
+
+def counts() -> dict[str, int | None]:
+    """How many people are online (None while Redis cannot say: the lobby still opens) and how
+    many games are running: what every lobby shows alike."""
+    try:
+        online: int | None = presence.online_count()
+    except RedisError as error:
+        log.warning("could not count who is online: %r", error)
+        online = None
+    return {"online": online, "running": selectors.games_running()}
+
+
+@dataclass(frozen=True)
+class Featured:
+    """The lobby's game to watch, as it names it: the best-rated running game of a public
+    table (games/selectors.py)."""
+
+    url: str  # its table's
+    people: str  # their names: "alice, bob"
+    bots: int
+    rule_set: str
+
+
+def featured() -> Featured | None:
+    game = selectors.featured_game()
+    if game is None:
+        return None
+    players = list(game.players.all())
+    return Featured(
+        url=game.table.get_absolute_url(),
+        people=", ".join(player.name for player in players if not player.is_bot),
+        bots=sum(player.is_bot for player in players),
+        rule_set=game.table.preset_title,
+    )
+
+
+def for_everyone() -> dict[str, Any]:
+    """The counts and the featured game: the part of the lobby's top that is the same for
+    everyone."""
+    return {**counts(), "featured": featured()}
+
+
+def followed_on(user: object) -> list[follows.Followed]:
+    """The people ``user`` follows who are online or playing now, as each lets them see it;
+    nobody for a visitor."""
+    if not isinstance(user, User):
+        return []
+    try:
+        return [row for row in follows.following(user) if row.status in ON]
+    except RedisError as error:
+        log.warning("could not see who is on: %r", error)
+        return []
