@@ -6,45 +6,125 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0009_presence_choices'),
-        ('games', '0009_reviews'),
+        ("accounts", "0009_presence_choices"),
+        ("games", "0009_reviews"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Block',
+            name="Block",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('since', models.DateTimeField(auto_now_add=True, verbose_name='since')),
-                ('blocked', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='blocked_by', to=settings.AUTH_USER_MODEL, verbose_name='blocked person')),
-                ('blocker', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='blocks', to=settings.AUTH_USER_MODEL, verbose_name='blocked by')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("since", models.DateTimeField(auto_now_add=True, verbose_name="since")),
+                (
+                    "blocked",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="blocked_by",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="blocked person",
+                    ),
+                ),
+                (
+                    "blocker",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="blocks",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="blocked by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'block',
-                'verbose_name_plural': 'blocks',
-                'constraints': [models.UniqueConstraint(fields=('blocker', 'blocked'), name='block_once'), models.CheckConstraint(condition=models.Q(('blocker', models.F('blocked')), _negated=True), name='no_block_of_oneself')],
+                "verbose_name": "block",
+                "verbose_name_plural": "blocks",
+                "constraints": [
+                    models.UniqueConstraint(fields=("blocker", "blocked"), name="block_once"),
+                    models.CheckConstraint(
+                        condition=models.Q(("blocker", models.F("blocked")), _negated=True),
+                        name="no_block_of_oneself",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Challenge',
+            name="Challenge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('settings', models.JSONField(default=dict, verbose_name='table settings')),
-                ('status', models.CharField(choices=[('open', 'open'), ('accepted', 'accepted'), ('declined', 'declined'), ('withdrawn', 'withdrawn'), ('expired', 'expired')], default='open', max_length=10, verbose_name='status')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='sent at')),
-                ('expires_at', models.DateTimeField(verbose_name='expires at')),
-                ('receiver', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='challenges_received', to=settings.AUTH_USER_MODEL, verbose_name='sent to')),
-                ('sender', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='challenges_sent', to=settings.AUTH_USER_MODEL, verbose_name='sent by')),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.table', verbose_name='table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("settings", models.JSONField(default=dict, verbose_name="table settings")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "open"),
+                            ("accepted", "accepted"),
+                            ("declined", "declined"),
+                            ("withdrawn", "withdrawn"),
+                            ("expired", "expired"),
+                        ],
+                        default="open",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="sent at")),
+                ("expires_at", models.DateTimeField(verbose_name="expires at")),
+                (
+                    "receiver",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="challenges_received",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="sent to",
+                    ),
+                ),
+                (
+                    "sender",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="challenges_sent",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="sent by",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.table",
+                        verbose_name="table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'challenge',
-                'verbose_name_plural': 'challenges',
-                'indexes': [models.Index(fields=['receiver', 'status'], name='challenge_to_status'), models.Index(fields=['sender', 'status'], name='challenge_from_status'), models.Index(fields=['status', 'expires_at'], name='challenge_due')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('sender', models.F('receiver')), _negated=True), name='no_challenge_of_oneself')],
+                "verbose_name": "challenge",
+                "verbose_name_plural": "challenges",
+                "indexes": [
+                    models.Index(fields=["receiver", "status"], name="challenge_to_status"),
+                    models.Index(fields=["sender", "status"], name="challenge_from_status"),
+                    models.Index(fields=["status", "expires_at"], name="challenge_due"),
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("sender", models.F("receiver")), _negated=True),
+                        name="no_challenge_of_oneself",
+                    )
+                ],
             },
         ),
     ]

@@ -31,8 +31,7 @@ def test_one_invites_another_who_accepts_from_the_notice_and_a_blocked_one_canno
     viewport = {"width": width, "height": 800}
     with ExitStack() as stack:
         ann, bob, cy = (
-            stack.enter_context(open_tab(browser, live_site, viewport=viewport))
-            for _ in range(3)
+            stack.enter_context(open_tab(browser, live_site, viewport=viewport)) for _ in range(3)
         )
         ann_name, bob_name, cy_name = register(ann), register(bob), register(cy)
 
