@@ -4,6 +4,7 @@ drawn and pushed to its socket as they change."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -94,28 +95,29 @@ def accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
     return redirect(table.get_absolute_url())
 
 
-@require_http_methods(["POST"])
-@login_required
-def decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def _answer(
+    request: HttpRequest, challenge_id: int, answer: Callable[[User, int], object]
+) -> HttpResponse:
+    """Decline or withdraw (``answer``) the invitation, saying why not if refused, then back."""
     user = request.user
     assert isinstance(user, User)
     try:
-        challenges.decline(user, challenge_id)
+        answer(user, challenge_id)
     except challenges.ChallengeRefused as refused:
         messages.error(request, str(refused))
     return _back(request)
+
+
+@require_http_methods(["POST"])
+@login_required
+def decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    return _answer(request, challenge_id, challenges.decline)
 
 
 @require_http_methods(["POST"])
 @login_required
 def withdraw(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    user = request.user
-    assert isinstance(user, User)
-    try:
-        challenges.withdraw(user, challenge_id)
-    except challenges.ChallengeRefused as refused:
-        messages.error(request, str(refused))
-    return _back(request)
+    return _answer(request, challenge_id, challenges.withdraw)
 
 
 def notices_context(request: HttpRequest) -> dict[str, Any]:

@@ -121,24 +121,42 @@ def sign_ins_page(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/sign_ins.html", ctx)
 
 
+def _turn(
+    request: HttpRequest,
+    username: str,
+    undo: str,
+    *,
+    on: tuple[Callable[[User, User], object], str],
+    off: tuple[Callable[[User, User], object], str],
+) -> User:
+    """The profile's two-way button (follow, block): ``off`` when the form's action is
+    ``undo``, else ``on``, each with the words said once done; a refusal (a ValueError in
+    words) is said instead. The person of the profile."""
+    user = request.user
+    assert isinstance(user, User)
+    other = get_object_or_404(User, username=username)
+    change, said = off if request.POST.get("action") == undo else on
+    try:
+        change(user, other)
+    except ValueError as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, said % {"name": other.username})
+    return other
+
+
 @require_http_methods(["POST"])
 @login_required
 def follow_page(request: HttpRequest, username: str) -> HttpResponse:
     """Follow or unfollow the person of this profile (the button on it, or on a game's
     results), then back to the page of the button."""
-    user = request.user
-    assert isinstance(user, User)
-    other = get_object_or_404(User, username=username)
-    if request.POST.get("action") == "unfollow":
-        follows.unfollow(user, other)
-        messages.success(request, _("You no longer follow %(name)s.") % {"name": other.username})
-    else:
-        try:
-            follows.follow(user, other)
-        except follows.FollowRefused as refusal:
-            messages.error(request, str(refusal))
-        else:
-            messages.success(request, _("You follow %(name)s.") % {"name": other.username})
+    other = _turn(
+        request,
+        username,
+        "unfollow",
+        on=(follows.follow, _("You follow %(name)s.")),
+        off=(follows.unfollow, _("You no longer follow %(name)s.")),
+    )
     # Back to the page of the button: the profile, or a game's results (a path of this site).
     back = request.POST.get("next", "")
     if back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts=None):
@@ -150,20 +168,15 @@ def follow_page(request: HttpRequest, username: str) -> HttpResponse:
 @login_required
 def block_page(request: HttpRequest, username: str) -> HttpResponse:
     """Block or unblock the person of this profile (the button on it), then back to it."""
-    user = request.user
-    assert isinstance(user, User)
-    other = get_object_or_404(User, username=username)
-    if request.POST.get("action") == "unblock":
-        blocks.unblock(user, other)
-        messages.success(request, _("You no longer block %(name)s.") % {"name": other.username})
-    else:
-        try:
-            blocks.block(user, other)
-        except blocks.BlockRefused as refusal:
-            messages.error(request, str(refusal))
-        else:
-            messages.success(request, _("You block %(name)s.") % {"name": other.username})
-    chat_services.tell_choices(user)  # their chat leaves (or is back) on the tables open now
+    other = _turn(
+        request,
+        username,
+        "unblock",
+        on=(blocks.block, _("You block %(name)s.")),
+        off=(blocks.unblock, _("You no longer block %(name)s.")),
+    )
+    assert isinstance(request.user, User)
+    chat_services.tell_choices(request.user)  # their chat leaves (or is back) on open tables
     return redirect("profile", username=other.username)
 
 
