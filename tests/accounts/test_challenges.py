@@ -18,10 +18,9 @@ from accounts import blocks, challenges
 from accounts.models import Challenge
 from games import services
 from games.models import Table
-from hearts_site.asgi import application
 from moderation import sanctions
 from tests.helpers.moderators import moderator
-from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
+from tests.helpers.sockets import TIMEOUT, session_cookie, socket_at
 from tests.helpers.tables import against_bots, people, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -200,10 +199,7 @@ def test_nothing_in_an_invitation_touches_a_running_game() -> None:
 
 
 def _account_socket(cookie: str | None) -> WebsocketCommunicator:
-    headers = [(b"host", LOCAL_HOST), (b"origin", LOCAL_ORIGIN)]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    return WebsocketCommunicator(application, "/ws/account/", headers=headers)
+    return socket_at("/ws/account/", cookie)
 
 
 async def _opened(cookie: str) -> WebsocketCommunicator:

@@ -26,6 +26,16 @@ def session_cookie(user: User) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
+def socket_at(
+    path: str, cookie: str | None = None, *, origin: bytes = LOCAL_ORIGIN
+) -> WebsocketCommunicator:
+    """A socket to ``path`` as a page of the site opens it, with the session ``cookie``."""
+    headers = [(b"host", LOCAL_HOST), (b"origin", origin)]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
 def table_socket(
     table_id: int,
     cookie: str | None = None,
@@ -33,20 +43,14 @@ def table_socket(
     code: str | None = None,
     origin: bytes = LOCAL_ORIGIN,
 ) -> WebsocketCommunicator:
-    headers = [(b"host", LOCAL_HOST), (b"origin", origin)]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
     path = f"/ws/table/{table_id}/" + (f"?code={code}" if code else "")
-    return WebsocketCommunicator(application, path, headers=headers)
+    return socket_at(path, cookie, origin=origin)
 
 
 def lobby_socket(
     cookie: str | None = None, *, origin: bytes = LOCAL_ORIGIN
 ) -> WebsocketCommunicator:
-    headers = [(b"host", LOCAL_HOST), (b"origin", origin)]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    return WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    return socket_at("/ws/lobby/", cookie, origin=origin)
 
 
 async def open_lobby_socket(cookie: str) -> WebsocketCommunicator:
