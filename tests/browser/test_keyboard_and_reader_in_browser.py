@@ -75,6 +75,23 @@ def focus_hand(page: Any) -> None:
     pytest.fail("Tab never reached a card in the hand")
 
 
+def close_keys(page: Any) -> None:
+    """Escape closes the list of keys; back once the page has handled its closing.
+
+    The browser gives the focus back as the dialog closes, and the page's own ``close``
+    listener (a task later) may move it again: the next key waits for both.
+    """
+    page.evaluate(
+        """() => {
+          window.__keysClosed = false;
+          document.getElementById("key-help").addEventListener(
+            "close", () => setTimeout(() => { window.__keysClosed = true; }), { once: true });
+        }"""
+    )
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => window.__keysClosed", timeout=STEP_MS)
+
+
 def move_focus_to(page: Any, card: str) -> None:
     """Arrow keys along the hand from the focused card to ``card``."""
     focus_hand(page)
@@ -247,8 +264,8 @@ def test_m_mutes_for_good_and_question_mark_lists_the_keys(tab: Tab) -> None:
     dialog = page.get_by_role("dialog", name="Keys at the table")
     dialog.wait_for()
     assert page.evaluate("() => !!document.activeElement.closest('#key-help')")
-    page.keyboard.press("Escape")
-    dialog.wait_for(state="hidden")
+    close_keys(page)
+    assert not dialog.is_visible()
     assert page.evaluate("() => document.activeElement.dataset.card") == card
 
     # The Keys button opens the same list, which names every key of the table.
@@ -262,8 +279,8 @@ def test_m_mutes_for_good_and_question_mark_lists_the_keys(tab: Tab) -> None:
     for width, height in ((1280, 800), (360, 740)):
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=f"{SHOTS}-keys-{width}.png")
-    page.keyboard.press("Escape")
-    dialog.wait_for(state="hidden")
+    close_keys(page)
+    assert not dialog.is_visible()
     assert page.evaluate("() => document.activeElement.id") == "keys-button"
     for width, height in ((360, 740), (1280, 800)):
         page.set_viewport_size({"width": width, "height": height})
