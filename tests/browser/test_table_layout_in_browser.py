@@ -563,6 +563,9 @@ def test_the_host_finds_start_before_the_deal_and_closing_set_apart(tab: Tab) ->
     assert looks(page, "Fill empty seats with bots")[0] != looks(page, "Start the game")[0]
     fill.click()
     page.locator(".seat-list .bot-badge").first.wait_for()
+    # Colours measured at rest: not under the pointer, not halfway through a transition.
+    page.mouse.move(0, 0)
+    page.emulate_media(reduced_motion="reduce")
     # Every seat is taken: there is nothing left to fill.
     assert page.get_by_role("button", name="Fill empty seats with bots").count() == 0
 
