@@ -59,6 +59,34 @@ Object.defineProperty(Document.prototype, "visibilityState", {
 });
 """
 
+# The words under a selector that the screen draws over two lines (split between letters, as a
+# column too narrow for them does): each run of letters between spaces and hyphens whose boxes
+# lie on more than one line. Text hidden for screen readers only is left out.
+BROKEN_WORDS = """
+root => {
+  const broken = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest(".visually-hidden")) continue;
+    for (const word of node.textContent.matchAll(/[^\\s\\-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set(Array.from(range.getClientRects())
+        .filter((box) => box.width > 0).map((box) => Math.round(box.top)));
+      if (lines.size > 1) broken.push(word[0]);
+    }
+  }
+  return broken;
+}
+"""
+
+
+def broken_words(page: Any, selector: str) -> list[str]:
+    """The words in ``selector`` broken over two lines (see BROKEN_WORDS)."""
+    found: list[str] = page.locator(selector).evaluate(BROKEN_WORDS)
+    return found
+
 
 def show_tab(page: Any, *, hidden: bool) -> None:
     """The tab goes to the background (or comes back), as the browser would tell the page (with

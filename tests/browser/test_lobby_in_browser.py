@@ -1,6 +1,7 @@
 """The lobby in Chromium at 1280 and 360 px: its ways to play (Play now, the rated queue, an
 arena) side by side on a laptop and one above the other on a phone, and its count of games
-running and its featured game changing live, on both screens, as a game starts.
+running and its featured game changing live, on both screens, as a game starts; its list of
+tables read word by word on both (on a phone each table a block, no word split in a column).
 
 Run with ``pytest -m browser tests/browser``; the site runs in its own processes (see conftest).
 """
@@ -18,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import BASE_DIR, Site, Tab, open_tab
-from .helpers import STEP_MS, make_arena, register, start_game
+from .helpers import STEP_MS, broken_words, make_arena, register, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +95,9 @@ def test_the_ways_to_play_sit_in_a_row_or_a_column_and_the_counts_follow_a_game_
                 expect(featured.get_by_role("link")).to_have_attribute(
                     "href", re.compile(r"/t/\d+/")
                 )
+                # The list of tables reads word by word on both screens: none split in two.
+                expect(tab.page.locator("#table-list")).to_contain_text(name)
+                assert broken_words(tab.page, "#table-list") == []
         for which, tab in screens.items():
             tab.page.screenshot(path=SHOTS[which], full_page=True)
             assert tab.errors == [], tab.errors
