@@ -47,10 +47,10 @@ def blocked(user_id: int) -> frozenset[int]:
     return frozenset(found)
 
 
-def blockers_among(user_id: int, user_ids: Iterable[int]) -> set[int]:
-    """Which of ``user_ids`` block ``user_id``: one query."""
-    found = Block.objects.filter(blocked_id=user_id, blocker_id__in=set(user_ids))
-    return set(found.values_list("blocker_id", flat=True))
+def blockers_among(user_ids: Iterable[int], among: Iterable[int]) -> set[tuple[int, int]]:
+    """Who of ``among`` blocks whom of ``user_ids``, as (blocked, blocker) pairs: one query."""
+    found = Block.objects.filter(blocked_id__in=set(user_ids), blocker_id__in=set(among))
+    return set(found.values_list("blocked_id", "blocker_id"))
 
 
 def apart(user_ids: Iterable[int]) -> set[frozenset[int]]:

@@ -36,7 +36,7 @@ from moderation import gates
 from . import around, broadcasts, relays
 from .frames import check_move_shape, read_frame
 from .rooms import quietly
-from .sockets import REFUSED_CODE, AccountSocket, PageSocket
+from .sockets import REFUSED_CODE, AccountSocket, Gathered, PageSocket
 from .table_state import TableState, in_pool
 
 log = logging.getLogger(__name__)
@@ -172,10 +172,12 @@ class LobbyConsumer(PageSocket):
         await self.join_account_group()
         await self.accept()
         # Who is on changes without news of a table: the counts and the followed who are on
-        # come again as often as presence itself is noted (accounts/presence.py).
-        self.keep_beating(presence.REFRESH, self._around_again)
+        # come again as often as presence itself is noted (accounts/presence.py), for all the
+        # process's lobby sockets at once.
+        _lobby_sockets.add(self, self.scope.get("user"))
 
     async def disconnect(self, code: int) -> None:
+        _lobby_sockets.discard(self)
         await self.leave_groups()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -188,17 +190,28 @@ class LobbyConsumer(PageSocket):
         await self.send(text_data=html)
         self.around_sent = ""  # its counts are newer than the beat's: the next beat sends again
 
-    async def _around_again(self) -> None:
-        """The counts again, and the people this socket's person follows who are on."""
-        language = self.language or settings.LANGUAGE_CODE
-        try:
-            html = await in_pool(_lobby_around)(self.scope.get("user"), language)
-        except Exception as error:  # the database away a moment: the next beat, then
-            log.warning("the lobby's counts failed: %r", error)
-            return
-        if html != self.around_sent:  # else the page shows it already
+    async def around_again(self, html: str) -> None:
+        """The beat's counts and followed who are on, sent unless the page shows them already."""
+        if html != self.around_sent:
             self.around_sent = html
             await quietly(self.send(text_data=html))
+
+
+async def _lobby_beat(sockets: dict[LobbyConsumer, Any]) -> None:
+    """The counts again, and the people each socket's person follows who are on: for all of a
+    process's lobby sockets in one call to the pool, whose reads are the same few however many
+    sockets there are (accounts/follows.py following_of)."""
+    asked = [(socket.language or settings.LANGUAGE_CODE, user) for socket, user in sockets.items()]
+    try:
+        found = await in_pool(_lobby_around)(asked)
+    except Exception as error:  # the database away a moment: the next beat, then
+        log.warning("the lobby's counts failed: %r", error)
+        return
+    for socket, html in zip(sockets, found, strict=True):
+        await socket.around_again(html)
+
+
+_lobby_sockets = Gathered(lambda: presence.REFRESH, _lobby_beat)
 
 
 # {what: (stamp, {language: html})}: one render a message (or a while) and language a process
@@ -234,21 +247,33 @@ def _lobby_list(stamp: Any, language: str) -> str:
     return _rendered_once("list", stamp, language, render)
 
 
-def _lobby_around(user: Any, language: str) -> str:
-    """The lobby's counts, shared by its sockets for :data:`COUNTS_SECONDS`, and the people
-    ``user`` follows who are on (for them alone: nothing for a visitor)."""
+def _lobby_around(asked: list[tuple[str, Any]]) -> list[str]:
+    """For each (language, person) of ``asked``, the lobby's counts (shared by all its sockets
+    for :data:`COUNTS_SECONDS`) and the people the person follows who are on (for them alone:
+    nothing for a visitor); each different list rendered once a language."""
     stamp = int(time.monotonic() // COUNTS_SECONDS)
-    html = _rendered_once(
-        "counts",
-        stamp,
-        language,
-        lambda: render_to_string("games/lobby.html#lobby-counts", around.counts()),
-    )
-    if not (user is not None and user.is_authenticated):
-        return html
-    with translation.override(language):
-        context = {"followed_on": around.followed_on(user)}
-        return html + render_to_string("games/lobby.html#followed-on", context)
+    signed_in = [user for _, user in asked if user is not None and user.is_authenticated]
+    on = around.followed_on_of(signed_in)
+    rendered: dict[tuple[str, tuple[Any, ...]], str] = {}
+    out = []
+    for language, user in asked:
+        html = _rendered_once(
+            "counts",
+            stamp,
+            language,
+            lambda: render_to_string("games/lobby.html#lobby-counts", around.counts()),
+        )
+        if user is not None and user.is_authenticated:
+            rows = tuple(on.get(user.pk, ()))
+            part = rendered.get((language, rows))
+            if part is None:
+                with translation.override(language):
+                    context = {"followed_on": list(rows)}
+                    part = render_to_string("games/lobby.html#followed-on", context)
+                rendered[(language, rows)] = part
+            html += part
+        out.append(html)
+    return out
 
 
 flash = relays.flash

@@ -11,7 +11,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -72,12 +72,12 @@ class AccountSocket(AsyncWebsocketConsumer):
         if user is not None and user.is_authenticated:
             self.account_group = sanctions.account_group(user.pk)
             await self.channel_layer.group_add(self.account_group, self.channel_name)
-            _Accounts.of_loop().add(self, user.pk)
+            _accounts.add(self, user.pk)
             await _still_online([user.pk])
 
     async def leave_account_group(self) -> None:
         if self.account_group is not None:
-            _Accounts.of_loop().discard(self)
+            _accounts.discard(self)
             await self.channel_layer.group_discard(self.account_group, self.channel_name)
 
     async def account_closed(self, event: dict[str, Any]) -> None:
@@ -166,45 +166,65 @@ async def _still_online(user_ids: Iterable[int]) -> None:
         log.warning("could not note who is online: %r", error)
 
 
-class _Accounts:
-    """The signed-in sockets of one event loop (a daphne process's), by person, and the look at
-    whether their people are kept out, every ``KEPT_OUT_SECONDS`` while there are any."""
+class Gathered:
+    """Sockets of one event loop (a daphne process's), each with what it is gathered by, looked
+    at all together every ``seconds()`` while there are any: one batch of work for all of a
+    process's sockets, not one a socket. ``look`` is given them, as they are at that moment."""
 
-    _of: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Accounts]] = (
-        weakref.WeakKeyDictionary()
-    )
+    def __init__(
+        self, seconds: Callable[[], float], look: Callable[[dict[Any, Any]], Awaitable[object]]
+    ) -> None:
+        self.seconds = seconds
+        self.look = look
+        self._of: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Held] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _held(self) -> _Held:
+        loop = asyncio.get_running_loop()
+        held = self._of.get(loop)
+        if held is None:
+            held = self._of[loop] = _Held()
+        return held
+
+    def add(self, socket: Any, value: Any) -> None:
+        held = self._held()
+        held.sockets[socket] = value
+        if held.task is None or held.task.done():
+            held.task = asyncio.get_running_loop().create_task(self._looking(held))
+
+    def discard(self, socket: Any) -> None:
+        self._held().sockets.pop(socket, None)
+
+    async def _looking(self, held: _Held) -> None:
+        while held.sockets:
+            await asyncio.sleep(self.seconds())
+            if not held.sockets:
+                break
+            try:
+                await self.look(dict(held.sockets))
+            except Exception as error:  # the next look, then
+                log.warning("a look at this process's sockets failed: %r", error)
+
+
+class _Held:
+    """What a :class:`Gathered` holds in one event loop."""
 
     def __init__(self) -> None:
-        self.sockets: dict[AccountSocket, int] = {}
+        self.sockets: dict[Any, Any] = {}
         self.task: asyncio.Task[None] | None = None
 
-    @classmethod
-    def of_loop(cls) -> _Accounts:
-        loop = asyncio.get_running_loop()
-        accounts = cls._of.get(loop)
-        if accounts is None:
-            accounts = cls._of[loop] = cls()
-        return accounts
 
-    def add(self, socket: AccountSocket, user_id: int) -> None:
-        self.sockets[socket] = user_id
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._look())
+async def _look_at_accounts(sockets: dict[AccountSocket, int]) -> None:
+    """Their people are still online, and those kept out since are closed out."""
+    # One pipeline for all of them (accounts/presence.py), and one query.
+    await _still_online(set(sockets.values()))
+    out = await in_pool(gates.kept_out)(set(sockets.values()))
+    for socket, user_id in sockets.items():
+        if user_id in out:
+            _accounts.discard(socket)
+            await quietly(socket.close(code=ACCOUNT_CLOSED_CODE))
 
-    def discard(self, socket: AccountSocket) -> None:
-        self.sockets.pop(socket, None)
 
-    async def _look(self) -> None:
-        while self.sockets:
-            await asyncio.sleep(KEPT_OUT_SECONDS)
-            # Their people are still online: one pipeline for all of them (accounts/presence.py).
-            await _still_online(set(self.sockets.values()))
-            try:
-                out = await in_pool(gates.kept_out)(set(self.sockets.values()))
-            except Exception as error:  # the next look, then
-                log.warning("the look at kept-out accounts failed: %r", error)
-                continue
-            for socket, user_id in list(self.sockets.items()):
-                if user_id in out:
-                    self.sockets.pop(socket, None)
-                    await quietly(socket.close(code=ACCOUNT_CLOSED_CODE))
+# The signed-in sockets of each process, by person, looked at every KEPT_OUT_SECONDS.
+_accounts = Gathered(lambda: KEPT_OUT_SECONDS, _look_at_accounts)

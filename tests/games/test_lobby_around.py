@@ -233,3 +233,72 @@ async def test_the_lobby_socket_brings_the_counts_and_the_followed_who_are_on_wh
     assert await mine.receive_nothing(timeout=0.6)  # beats that have nothing new send nothing
     await mine.disconnect()
     await visitors.disconnect()
+
+
+def _followers_of_someone_on(count: int) -> list[User]:
+    """``count`` people, each following a person of their own who is on and lets everyone see
+    it, and one more who is offline."""
+    found = []
+    for number in range(count):
+        me, on, off = people(f"fan{number}", f"star{number}", f"away{number}")
+        follows.follow(me, on)
+        follows.follow(me, off)
+        follows.choose_shown_to(on, "everyone")
+        follows.choose_shown_to(off, "everyone")
+        presence.here([on.pk])
+        found.append(me)
+    return found
+
+
+def test_the_lobby_beat_reads_as_much_for_forty_sockets_as_for_one_and_each_sees_their_own(
+    presence_cache: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(consumers, "_lobby_rendered", {})
+    fans = _followers_of_someone_on(40)
+    asked: list[tuple[str, Any]] = [("en", fan) for fan in fans]
+    with CaptureQueriesContext(connection) as one:
+        consumers._lobby_around(asked[:1])
+    with CaptureQueriesContext(connection) as forty:
+        shown = consumers._lobby_around([*asked, ("de", fans[0]), ("en", None)])
+    assert len(forty) <= len(one) + 1  # the counts' read, made once a while, aside
+    for number, html in enumerate(shown[:40]):
+        on = _part(html, "followed-on")
+        assert f'href="/u/star{number}/"' in on and "online now" in on, on
+        assert "away" not in on  # offline
+        assert f"star{number + 1}/" not in on and f"star{number - 1}/" not in on
+    assert 'href="/u/star0/"' in _part(shown[40], "followed-on")  # in German as well
+    assert "followed-on" not in shown[41]  # a visitor follows nobody
+    assert _part(shown[41], "lobby-counts") == _part(shown[0], "lobby-counts")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_one_beat_brings_each_lobby_socket_of_the_process_its_own_people(
+    presence_cache: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(presence, "REFRESH", 0.2)
+    monkeypatch.setattr(consumers, "_lobby_rendered", {})
+    fans = await database_sync_to_async(_followers_of_someone_on)(3)
+    sockets = [
+        await open_lobby_socket(await database_sync_to_async(session_cookie)(fan)) for fan in fans
+    ]
+    for number, socket in enumerate(sockets):
+        on = Fragments(await socket.receive_from(timeout=TIMEOUT)).found["followed-on"]
+        assert f'href="/u/star{number}/"' in on
+        assert [f"star{other}/" in on for other in range(3)].count(True) == 1
+    await sockets[1].disconnect()  # the others' beats go on
+    star = await database_sync_to_async(User.objects.get)(username="star0")
+    await database_sync_to_async(follows.choose_shown_to)(star, "nobody")
+    # Beats sent before it still show star0 (the count online changed as the others came).
+    while "star0" in Fragments(await sockets[0].receive_from(timeout=TIMEOUT)).found["followed-on"]:
+        pass
+    for _ in range(10):  # those it had, then nothing new: beats with nothing new send nothing
+        if await sockets[2].receive_nothing(timeout=0.6):
+            break
+    else:
+        pytest.fail("every beat sent the third socket something")
+    for socket in (sockets[0], sockets[2]):
+        await socket.disconnect()
