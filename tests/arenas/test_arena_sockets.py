@@ -11,10 +11,9 @@ from django.contrib.auth.models import User
 
 from arenas import services
 from arenas.models import ArenaGame, Entrant
-from hearts_site.asgi import application
 from tests.helpers.arenas import an_arena, running_arena
 from tests.helpers.finishing import play_out
-from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
+from tests.helpers.sockets import TIMEOUT, session_cookie, socket_at
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 NAMES = ("alice", "bob", "carol", "dave")
@@ -29,10 +28,7 @@ def _arena_with_people() -> tuple[int, dict[str, str]]:
 
 
 async def _socket(arena_id: int, cookie: str | None) -> WebsocketCommunicator:
-    headers = [(b"origin", LOCAL_ORIGIN), (b"host", LOCAL_HOST)]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    socket = WebsocketCommunicator(application, f"/ws/arena/{arena_id}/", headers=headers)
+    socket = socket_at(f"/ws/arena/{arena_id}/", cookie)
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected
     return socket
@@ -107,8 +103,7 @@ async def test_an_arena_that_does_not_exist_refuses_its_socket_as_a_missing_tabl
     cookie = await database_sync_to_async(
         lambda: session_cookie(User.objects.create_user("alice"))
     )()
-    headers = [(b"origin", LOCAL_ORIGIN), (b"host", LOCAL_HOST), (b"cookie", cookie.encode())]
     for path in ("/ws/table/999999/", "/ws/arena/999999/"):
-        for signed_in in (headers, headers[:2]):
-            socket = WebsocketCommunicator(application, path, headers=signed_in)
+        for signed_in in (cookie, None):
+            socket = socket_at(path, signed_in)
             assert await socket.connect(timeout=TIMEOUT) == (False, 4403), path

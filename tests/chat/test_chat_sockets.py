@@ -23,16 +23,14 @@ from chat import sockets as sockets_module
 from chat.models import ChatMessage
 from games import services
 from games.models import Game
-from hearts_site.asgi import application
 from live import relays
 from tests.helpers.moderators import with_two_factor
 from tests.helpers.sockets import (
-    LOCAL_HOST,
-    LOCAL_ORIGIN,
     TIMEOUT,
     htmx_move,
     open_table_socket,
     session_cookie,
+    socket_at,
 )
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -284,15 +282,7 @@ async def test_a_socket_that_reconnects_is_sent_the_messages_it_missed_in_its_ro
     await sockets["carol"].send_to(text_data=_say("while bob was away", "players"))
     await sockets["dave"].send_to(text_data=_say("spectators only", "spectators"))
     await _drain(sockets.values())
-    bob = WebsocketCommunicator(
-        application,
-        f"/ws/table/{table_id}/?chat={first}",
-        headers=[
-            (b"host", LOCAL_HOST),
-            (b"origin", LOCAL_ORIGIN),
-            (b"cookie", cookies["bob"].encode()),
-        ],
-    )
+    bob = socket_at(f"/ws/table/{table_id}/?chat={first}", cookies["bob"])
     connected, _ = await bob.connect(timeout=TIMEOUT)
     assert connected
     missed = await _said(bob, 1.0)
@@ -399,15 +389,7 @@ async def test_a_players_page_served_during_the_game_opens_the_spectators_room_o
     await sockets["dave"].send_to(text_data=_say("well played", "spectators"))
     await _drain(sockets.values())
 
-    socket = WebsocketCommunicator(
-        application,
-        f"/ws/table/{table_id}/?chat=0",
-        headers=[
-            (b"host", LOCAL_HOST),
-            (b"origin", LOCAL_ORIGIN),
-            (b"cookie", cookies["bob"].encode()),
-        ],
-    )
+    socket = socket_at(f"/ws/table/{table_id}/?chat=0", cookies["bob"])
     connected, _ = await socket.connect(timeout=TIMEOUT)
     assert connected
     await bob.follow(socket)

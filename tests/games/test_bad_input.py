@@ -19,15 +19,13 @@ from django.contrib.auth.models import User
 from games import services
 from games.engine import Match, Phase
 from games.models import Game, MoveRecord
-from hearts_site.asgi import application
 from tests.helpers.sockets import (
-    LOCAL_HOST,
-    LOCAL_ORIGIN,
     TIMEOUT,
     flash_error,
     htmx_move,
     open_table_socket,
     session_cookie,
+    socket_at,
     table_socket,
     version_of,
 )
@@ -546,8 +544,7 @@ async def test_a_socket_address_past_any_rows_id_or_of_no_route_is_refused_not_a
 ) -> None:
     """An HTTP address with such an id is a 404; its socket is refused as a missing table's."""
     cookie = await database_sync_to_async(lambda: session_cookie(User.objects.create_user("x")))()
-    headers = [(b"host", LOCAL_HOST), (b"origin", LOCAL_ORIGIN), (b"cookie", cookie.encode())]
-    socket = WebsocketCommunicator(application, path, headers=headers)
+    socket = socket_at(path, cookie)
 
     assert await socket.connect(timeout=TIMEOUT) == (False, 4403)
 

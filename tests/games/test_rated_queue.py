@@ -18,7 +18,6 @@ from accounts import blocks
 from fairplay.models import Abandonment
 from games import services as games
 from games.models import Game, Seat, Table
-from hearts_site.asgi import application
 from moderation import sanctions
 from pairing import matching, services
 from pairing.models import Seeker
@@ -26,7 +25,7 @@ from pairing.services import DEFAULT_QUEUE, Queue
 from ratings.models import Rating
 from tests.helpers.moderators import moderator
 from tests.helpers.races import raised_at_once
-from tests.helpers.sockets import LOCAL_HOST, LOCAL_ORIGIN, TIMEOUT, session_cookie
+from tests.helpers.sockets import TIMEOUT, session_cookie, socket_at
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -280,10 +279,7 @@ def test_the_queue_page_of_someone_playing_takes_them_to_their_game() -> None:
 
 
 def queue_socket(cookie: str | None) -> WebsocketCommunicator:
-    headers = [(b"host", LOCAL_HOST), (b"origin", LOCAL_ORIGIN)]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    return WebsocketCommunicator(application, "/ws/queue/", headers=headers)
+    return socket_at("/ws/queue/", cookie)
 
 
 @pytest.mark.asyncio
