@@ -5,7 +5,9 @@ holds (one pipeline a process, whatever the number of people or tabs), expiring
 minute of their last tab closing. Nothing is written to the database, and nothing per move or
 per page. "Last seen" is a second key, kept for :data:`LAST_SEEN_DAYS` days. How many people are
 online (the lobby says it) is one sorted set beside the keys, of everyone noted in the last
-:data:`TTL` seconds: counting them is one command, however many there are.
+:data:`TTL` seconds: counting them is one command, however many there are. Visitors (not signed
+in) with a live page open are in it too, each browser once (:func:`visitors_here`), with no key
+of their own.
 
 Who may see it is the person's choice (:class:`accounts.models.PresenceChoice`): everyone,
 the people they follow (the default), or nobody; never the API.
@@ -51,9 +53,18 @@ def here(user_ids: Iterable[int]) -> None:
     _note_online(cache, ids, now)
 
 
-def _note_online(cache: BaseCache, ids: set[int], now: float) -> None:
-    """Each of ``ids`` once in the set of everyone online, and those not noted for :data:`TTL`
-    seconds out of it: one pipeline of three commands, however many people."""
+def visitors_here(visitors: Iterable[str]) -> None:
+    """These visitors are online now (a live page of theirs is open in this process): each
+    once in the count of everyone online, by what tells their browser apart (live/sockets.py
+    visitor), for :data:`TTL` seconds."""
+    keys = {f"v:{visitor}" for visitor in visitors}
+    if keys:
+        _note_online(_cache(), keys, time.time())
+
+
+def _note_online(cache: BaseCache, ids: set[int] | set[str], now: float) -> None:
+    """Each of ``ids`` (people's, or visitors') once in the set of everyone online, and those
+    not noted for :data:`TTL` seconds out of it: one pipeline of three commands, however many."""
     client = _redis(cache, write=True)
     if client is None:
         noted = {i: when for i, when in cache.get(ONLINE, {}).items() if when > now - TTL}
@@ -61,7 +72,7 @@ def _note_online(cache: BaseCache, ids: set[int], now: float) -> None:
         return
     key = cache.make_and_validate_key(ONLINE)
     pipeline = client.pipeline()
-    pipeline.zadd(key, {str(user_id): now for user_id in ids})
+    pipeline.zadd(key, {str(member): now for member in ids})
     pipeline.zremrangebyscore(key, "-inf", now - TTL)
     pipeline.expire(key, TTL)  # gone with the last person, as their own keys are
     pipeline.execute()

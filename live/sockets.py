@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
@@ -68,14 +69,20 @@ class AccountSocket(AsyncWebsocketConsumer):
             await handler(message)
 
     async def join_account_group(self) -> None:
+        """A signed-in person's socket joins their account's group and keeps them online; a
+        visitor's keeps them counted online (as their browser, once however many tabs)."""
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             self.account_group = sanctions.account_group(user.pk)
             await self.channel_layer.group_add(self.account_group, self.channel_name)
             _accounts.add(self, user.pk)
             await _still_online([user.pk])
+        else:
+            _visitors.add(self, visitor(self.scope, self.channel_name))
+            await _look_at_visitors({self: _visitors.value_of(self)})
 
     async def leave_account_group(self) -> None:
+        _visitors.discard(self)
         if self.account_group is not None:
             _accounts.discard(self)
             await self.channel_layer.group_discard(self.account_group, self.channel_name)
@@ -196,6 +203,9 @@ class Gathered:
     def discard(self, socket: Any) -> None:
         self._held().sockets.pop(socket, None)
 
+    def value_of(self, socket: Any) -> Any:
+        return self._held().sockets.get(socket)
+
     async def _looking(self, held: _Held) -> None:
         while held.sockets:
             await asyncio.sleep(self.seconds())
@@ -228,3 +238,24 @@ async def _look_at_accounts(sockets: dict[AccountSocket, int]) -> None:
 
 # The signed-in sockets of each process, by person, looked at every KEPT_OUT_SECONDS.
 _accounts = Gathered(lambda: KEPT_OUT_SECONDS, _look_at_accounts)
+
+
+def visitor(scope: dict[str, Any], channel_name: str) -> str:
+    """What tells a visitor's browser apart, for the count of everyone online: a digest of its
+    CSRF cookie (every page sets it, for the language menu's form; the cookie itself is never
+    kept), or the socket itself for a browser without one."""
+    token = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+    if not token:
+        return f"socket:{channel_name}"
+    return hashlib.blake2b(token.encode(), digest_size=12).hexdigest()
+
+
+async def _look_at_visitors(sockets: dict[AccountSocket, str]) -> None:
+    try:
+        await in_pool(presence.visitors_here)(set(sockets.values()))
+    except Exception as error:  # Redis away: they are not counted until the next look
+        log.warning("could not count the visitors online: %r", error)
+
+
+# The sockets of each process's visitors, by browser, counted online every REFRESH.
+_visitors = Gathered(lambda: presence.REFRESH, _look_at_visitors)

@@ -21,7 +21,13 @@ from games.models import Game
 from live import consumers
 from ratings.models import Rating
 from tests.helpers.screens import Fragments
-from tests.helpers.sockets import TIMEOUT, lobby_socket, open_lobby_socket, session_cookie
+from tests.helpers.sockets import (
+    TIMEOUT,
+    lobby_socket,
+    open_lobby_socket,
+    session_cookie,
+    socket_at,
+)
 from tests.helpers.tables import against_bots, people, signed_in
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +102,35 @@ async def test_two_people_with_three_lobby_sockets_are_two_people_online(
         await tab.disconnect()
 
     assert "<strong>2</strong> people online" in _part(page, "lobby-counts")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_visitors_with_a_live_page_open_are_counted_online_each_browser_once(
+    presence_cache: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await database_sync_to_async(against_bots)("alice")
+    token = "visitorscsrftoken" * 2
+    one_browser = f"csrftoken={token}"
+    tabs = [
+        socket_at("/ws/lobby/", one_browser),
+        socket_at(f"/ws/table/{table.table_id}/", one_browser),  # watching, in another tab
+        socket_at("/ws/lobby/", "csrftoken=anotherbrowserstoken0000000000000"),
+        socket_at("/ws/lobby/"),  # a browser without cookies: its socket, then
+    ]
+    for tab in tabs:
+        assert (await tab.connect(timeout=TIMEOUT))[0]
+    assert await database_sync_to_async(presence.online_count)() == 3
+    if presence_cache == "redis":  # the cookie itself is kept nowhere
+        client = caches["presence"]._cache.get_client()
+        assert not any(token.encode() in key for key in client.keys("*"))
+        members = client.zrange(caches["presence"].make_and_validate_key(presence.ONLINE), 0, -1)
+        assert not any(token.encode() in member for member in members)
+    for tab in tabs:
+        await tab.disconnect()
+    later = time.time() + presence.TTL + 1  # a minute after the last tab closed
+    monkeypatch.setattr(presence.time, "time", lambda: later)
+    assert await database_sync_to_async(presence.online_count)() == 0
 
 
 def test_the_lobby_counts_the_running_games_and_features_the_best_rated_public_one(
@@ -226,7 +261,8 @@ async def test_the_lobby_socket_brings_the_counts_and_the_followed_who_are_on_wh
 
     parts = Fragments(await mine.receive_from(timeout=TIMEOUT)).found
     assert set(parts) == {"lobby-counts", "followed-on"}
-    assert "<strong>2</strong> people online" in parts["lobby-counts"]  # bob, and alice here
+    # bob, alice here, and the visitor on the lobby beside her
+    assert "<strong>3</strong> people online" in parts["lobby-counts"]
     assert 'href="/u/bob/"' in parts["followed-on"] and "online now" in parts["followed-on"]
     shown = Fragments(await visitors.receive_from(timeout=TIMEOUT)).found
     assert shown == {"lobby-counts": parts["lobby-counts"]}  # the same for everyone
