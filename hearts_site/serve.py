@@ -50,6 +50,11 @@ class Program:
     # Django's programs take a few seconds to import before they can fail.
     starting: int = 10
     retries: int = 5
+    # Stopped by a signal to its whole process group (its children with it), or to itself alone
+    # for a program that stops its own children: a Celery worker, whose pool's children, sent
+    # SIGTERM beside it, die while it still drains them (billiard's "EOFError: Ran out of
+    # input" on the console). Killed as a group either way, should it not stop in time.
+    stop_as_group: bool = True
 
 
 def free_port() -> int:
@@ -107,7 +112,12 @@ def programs(
     else:
         celery, level, daphne_verbosity = f"{celery} --quiet -A hearts_site", "WARNING", " -v 0"
     listed = [
-        Program("worker", f"{celery} worker --loglevel {level} --concurrency 2 -Q celery", 20),
+        Program(
+            "worker",
+            f"{celery} worker --loglevel {level} --concurrency 2 -Q celery",
+            20,
+            stop_as_group=False,
+        ),
         # The bot's reviews of games (games/reviews.py): one at a time, at low priority, on a
         # queue of their own, so that no bot's move or deadline waits behind one.
         Program(
@@ -115,6 +125,7 @@ def programs(
             f"nice -n 10 {celery} worker --loglevel {level} --concurrency 1 -Q reviews "
             "-n reviewer@hearts",
             20,
+            stop_as_group=False,
         ),
         # After the worker, and stopped before it: no sweep is sent to a queue nobody reads.
         Program("beat", f"{celery} beat --loglevel {level} --schedule {schedule}", 25),
@@ -149,9 +160,9 @@ def control_socket(var_dir: Path) -> Path:
 
 def supervisor_config(var_dir: Path, listed: list[Program], *, verbose: bool = False) -> str:
     """supervisord's configuration: every program restarted whenever it exits, its output on
-    this terminal, stopped with its children (Celery's pool, say) on the way out. Quiet, its
-    own log on the terminal says only what went wrong (a program that exited unexpectedly),
-    not every program it starts and stops."""
+    this terminal, stopped with its children on the way out (Celery's workers stop their own).
+    Quiet, its own log on the terminal says only what went wrong (a program that exited
+    unexpectedly), not every program it starts and stops."""
     sock = control_socket(var_dir)
     supervisord: dict[str, object] = {
         "nodaemon": "true",
@@ -194,7 +205,7 @@ def supervisor_config(var_dir: Path, listed: list[Program], *, verbose: bool = F
             "startsecs": program.starting,
             "startretries": program.retries,
             "stopwaitsecs": 10,
-            "stopasgroup": "true",
+            "stopasgroup": "true" if program.stop_as_group else "false",
             "killasgroup": "true",
             "redirect_stderr": "true",
             "stdout_logfile": "/dev/stdout",
