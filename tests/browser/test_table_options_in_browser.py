@@ -345,6 +345,9 @@ def test_without_the_clipboard_the_copy_button_selects_the_invite_link(tab: Tab)
     page.get_by_label("Private (invite link)").check()
     _create_table(page)
     link = page.locator("#invite-link").inner_text().strip()
+    # Once its socket is open, which on opening may draw the seats afresh (and the selection
+    # with them) if the page it was sent is behind.
+    page.wait_for_function("() => window.__wsOpens > 0", timeout=STEP_MS)
 
     page.get_by_role("button", name="Copy link").click()
     page.locator(".invite").get_by_role("status").filter(has_text="selected").wait_for()

@@ -16,7 +16,7 @@ from hearts_site.asgi import application
 LOCAL_HOST = b"localhost"
 LOCAL_ORIGIN = b"http://localhost"
 # A socket's first message, or its answer to a move, can wait on a busy database for a moment.
-TIMEOUT = 5
+TIMEOUT = 10
 
 
 def session_cookie(user: User) -> str:
