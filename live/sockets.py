@@ -78,8 +78,9 @@ class AccountSocket(AsyncWebsocketConsumer):
             _accounts.add(self, user.pk)
             await _still_online([user.pk])
         else:
-            _visitors.add(self, visitor(self.scope, self.channel_name))
-            await _look_at_visitors({self: _visitors.value_of(self)})
+            browser = visitor(self.scope, self.channel_name)
+            _visitors.add(self, browser)
+            await _look_at_visitors({self: browser})
 
     async def leave_account_group(self) -> None:
         _visitors.discard(self)
@@ -202,9 +203,6 @@ class Gathered:
 
     def discard(self, socket: Any) -> None:
         self._held().sockets.pop(socket, None)
-
-    def value_of(self, socket: Any) -> Any:
-        return self._held().sockets.get(socket)
 
     async def _looking(self, held: _Held) -> None:
         while held.sockets:
