@@ -9,7 +9,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from live.sockets import REFUSED_CODE, PageSocket
+from live.sockets import REFUSED_CODE, Gathered, PageSocket
 from live.table_state import in_pool
 from pairing.services import in_language
 
@@ -39,8 +39,7 @@ class ArenaConsumer(PageSocket):
         await self.join_account_group()
         await self.accept()
         if self.counted:
-            seen = in_pool(services.page_seen)
-            self.keep_beating(services.HEARTBEAT_SECONDS, lambda: seen(self.arena_id, self.user_id))
+            self.gather(_pages, (self.arena_id, self.user_id))
 
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
@@ -61,6 +60,15 @@ class ArenaConsumer(PageSocket):
         if "reason" in event:
             event = {**event, "reason": in_language(event["reason"])}
         await self.send(text_data=_fragment("seated", event))
+
+
+async def _seen(pages: dict[ArenaConsumer, tuple[int, int]]) -> None:
+    await in_pool(services.pages_seen)(set(pages.values()))
+
+
+# The arena pages of each process whose people are counted in, by arena and person: still
+# open, all told at once.
+_pages = Gathered(lambda: services.HEARTBEAT_SECONDS, _seen)
 
 
 def _fragment(name: str, context: dict[str, Any]) -> str:

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from functools import partial
+from functools import partial, reduce
+from operator import or_
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -172,8 +174,15 @@ def page_closed(arena_id: int, user_id: int) -> None:
     )
 
 
-def page_seen(arena_id: int, user_id: int) -> None:
-    Entrant.objects.filter(arena_id=arena_id, user_id=user_id).update(seen_at=timezone.now())
+def pages_seen(entries: Iterable[tuple[int, int]]) -> None:
+    """These (arena, person) pages are still open (every ``HEARTBEAT_SECONDS``, all of a
+    process's at once: arenas/consumers.py): one write."""
+    by_arena: dict[int, set[int]] = defaultdict(set)
+    for arena_id, user_id in entries:
+        by_arena[arena_id].add(user_id)
+    if by_arena:
+        which = reduce(or_, (Q(arena_id=a, user_id__in=u) for a, u in by_arena.items()))
+        Entrant.objects.filter(which).update(seen_at=timezone.now())
 
 
 def pair_soon(arena_id: int) -> None:

@@ -7,7 +7,6 @@ a :class:`PageSocket`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import weakref
@@ -135,33 +134,28 @@ class NoticeSocket(AccountSocket):
 
 class PageSocket(AccountSocket):
     """A live page's socket that listens to groups of its own (its page's, its person's) and,
-    while it is open, tells its page it still is, every so often: an arena's page or the
-    queue's. Closed, it leaves them all."""
+    while it is open, tells its page it still is, every so often, with its process's other
+    such sockets (a :class:`Gathered`): an arena's page or the queue's. Closed, it leaves them
+    all."""
 
     groups_joined: tuple[str, ...] = ()
-    heartbeat: asyncio.Task[None] | None = None
+    gathered_in: tuple[Gathered, ...] = ()
 
     async def join_groups(self, *groups: str) -> None:
         self.groups_joined += groups
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
 
-    def keep_beating(self, seconds: float, beat: Callable[[], Awaitable[object]]) -> None:
-        """Every ``seconds`` from now on, ``beat`` (the page seen, in its services)."""
-
-        async def beating() -> None:
-            while True:
-                await asyncio.sleep(seconds)
-                await beat()
-
-        self.heartbeat = asyncio.create_task(beating())
+    def gather(self, gathered: Gathered, value: Any) -> None:
+        """Looked at by ``gathered`` with ``value`` (its page seen, in its services), with the
+        process's other sockets there, until it closes."""
+        gathered.add(self, value)
+        self.gathered_in += (gathered,)
 
     async def leave_groups(self) -> None:
-        """Stop beating, and leave every group joined, the account's too."""
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
+        """Leave every group joined, the account's too, and every gathering."""
+        for gathered in self.gathered_in:
+            gathered.discard(self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         await self.leave_account_group()

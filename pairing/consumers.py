@@ -10,7 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import selectors
-from live.sockets import PageSocket
+from live.sockets import Gathered, PageSocket
 from live.table_state import in_pool
 
 from . import services
@@ -38,8 +38,7 @@ class QueueConsumer(PageSocket):
             await self.send(text_data=await in_pool(_not_waiting)(user, language))
             return
         await self.join_groups(services.Queue.of(seeker).group)
-        seen = in_pool(services.page_seen)
-        self.keep_beating(services.HEARTBEAT_SECONDS, lambda: seen(user.pk))
+        self.gather(_pages, user.pk)
 
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
@@ -61,6 +60,14 @@ class QueueConsumer(PageSocket):
         # Told by a worker in every language: this socket's.
         reason = services.in_language(event["reason"])
         await self.send(text_data=_fragment("left", {"reason": reason}))
+
+
+async def _seen(pages: dict[QueueConsumer, int]) -> None:
+    await in_pool(services.pages_seen)(set(pages.values()))
+
+
+# The queue pages of each process, by person: still open, all told at once.
+_pages = Gathered(lambda: services.HEARTBEAT_SECONDS, _seen)
 
 
 def _fragment(name: str, context: dict[str, Any]) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -187,9 +187,10 @@ def page_closed(user_id: int) -> None:
     Seeker.objects.filter(user_id=user_id).update(sockets=F("sockets") - 1, seen_at=timezone.now())
 
 
-def page_seen(user_id: int) -> None:
-    """A queue page's socket is still there (every ``HEARTBEAT_SECONDS``)."""
-    Seeker.objects.filter(user_id=user_id).update(seen_at=timezone.now())
+def pages_seen(user_ids: Iterable[int]) -> None:
+    """These people's queue pages are still open (every ``HEARTBEAT_SECONDS``, all of a
+    process's at once: pairing/consumers.py): one write."""
+    Seeker.objects.filter(user_id__in=list(user_ids)).update(seen_at=timezone.now())
 
 
 def pair_soon(queue: Queue) -> None:

@@ -1,6 +1,7 @@
 """An arena page's socket: a game's result moves the standings on every open page of the
-arena, signed in or not; an entrant is sent to their table the moment they are seated; and the
-socket takes no messages."""
+arena, signed in or not; an entrant is sent to their table the moment they are seated; an
+entrant's open page keeps them there to be seated, every page of the process in one beat; and
+the socket takes no messages."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from arenas import services
 from arenas.models import ArenaGame, Entrant
 from tests.helpers.arenas import an_arena, running_arena
 from tests.helpers.finishing import play_out
-from tests.helpers.sockets import TIMEOUT, session_cookie, socket_at
+from tests.helpers.sockets import TIMEOUT, page_beats, session_cookie, socket_at
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 NAMES = ("alice", "bob", "carol", "dave")
@@ -107,3 +108,33 @@ async def test_an_arena_that_does_not_exist_refuses_its_socket_as_a_missing_tabl
         for signed_in in (cookie, None):
             socket = socket_at(path, signed_in)
             assert await socket.connect(timeout=TIMEOUT) == (False, 4403), path
+
+
+async def test_the_entrants_open_pages_keep_them_there_to_be_seated_until_they_close(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 0.2)
+    arena_id, cookies = await database_sync_to_async(_arena_with_people)()
+    other_id = await database_sync_to_async(lambda: an_arena("Second arena").pk)()
+    alice, bob = [await _socket(arena_id, cookies[name]) for name in ("alice", "bob")]
+
+    def join_carol_there() -> None:
+        services.join(User.objects.get(username="carol"), other_id)
+
+    await database_sync_to_async(join_carol_there)()
+    carol_there = await _socket(other_id, cookies["carol"])
+
+    def seen_at() -> dict[str, object]:
+        rows = Entrant.objects.values_list("arena_id", "user__username", "seen_at")
+        return {
+            f"{name}@{'first' if arena == arena_id else 'second'}": at for arena, name, at in rows
+        }
+
+    # Two arenas' pages in one process, each still there; carol's and dave's first pages never
+    # opened, so nothing says they are.
+    open_ = {"alice@first", "bob@first", "carol@second"}
+    await page_beats(seen_at, open_, {"carol@first", "dave@first"})
+    await bob.disconnect()
+    await page_beats(seen_at, {"alice@first", "carol@second"}, {"bob@first"})
+    for socket in (alice, carol_there):
+        await socket.disconnect()

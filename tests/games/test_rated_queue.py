@@ -25,7 +25,7 @@ from pairing.services import DEFAULT_QUEUE, Queue
 from ratings.models import Rating
 from tests.helpers.moderators import moderator
 from tests.helpers.races import raised_at_once
-from tests.helpers.sockets import TIMEOUT, session_cookie, socket_at
+from tests.helpers.sockets import TIMEOUT, page_beats, session_cookie, socket_at
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -106,7 +106,7 @@ def test_a_much_stronger_player_waits_until_the_gap_has_widened() -> None:
     assert services.pair(DEFAULT_QUEUE) == []  # 960 points apart, only just joined
     later = timezone.now() + timedelta(seconds=100)
     for person in [strong, *others]:
-        services.page_seen(person.pk)
+        services.pages_seen([person.pk])
     Seeker.objects.update(seen_at=later)
     [table] = services.pair(DEFAULT_QUEUE, later)
     assert {seat.user for seat in table.seats.all()} == {strong, *others}
@@ -341,3 +341,34 @@ async def test_closing_the_queue_page_counts_it_out_and_the_sweep_then_drops_it(
     later = timezone.now() + timedelta(seconds=services.GRACE_SECONDS + 1)
     await sync_to_async(services.sweep)(later)
     assert not await sync_to_async(Seeker.objects.exists)()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_open_queue_pages_keep_their_people_waiting_until_they_close(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every queue page of a process says it is still open in one beat; a closed one stops."""
+    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 0.2)
+
+    def three_waiting() -> list[str]:
+        people = [User.objects.create_user(name) for name in NAMES[:3]]
+        for person in people:
+            services.join(person, DEFAULT_QUEUE)
+        return [session_cookie(person) for person in people[:2]]  # carol's page never opens
+
+    sockets = []
+    for cookie in await sync_to_async(three_waiting)():
+        socket = queue_socket(cookie)
+        connected, _ = await socket.connect(timeout=TIMEOUT)
+        assert connected
+        sockets.append(socket)
+
+    def seen_at() -> dict[str, object]:
+        return dict(Seeker.objects.values_list("user__username", "seen_at"))
+
+    alice, bob = sockets
+    await page_beats(seen_at, {"alice", "bob"}, {"carol"})
+    await bob.disconnect()
+    await page_beats(seen_at, {"alice"}, {"bob", "carol"})
+    await alice.disconnect()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Callable
 from html import unescape
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
@@ -105,3 +108,28 @@ def flash_error(fragment: str) -> str | None:
         r'<div id="flash" role="alert" class="flash flash-error">(.*?)</div>', fragment, re.S
     )
     return unescape(found.group(1)).strip() if found else None
+
+
+async def page_beats(
+    seen_at: Callable[[], dict[str, Any]], open_: set[str], closed: set[str], beats: int = 2
+) -> dict[str, Any]:
+    """Wait (up to ``TIMEOUT``) for ``beats`` beats of the open pages' heartbeat: each of
+    ``open_`` seen later each time, by the times ``seen_at`` reads (a name each, from the
+    database); then each of ``closed`` must still be as it was at the first beat (a beat under
+    way as a page closed may still have written it once before). Returns the last times."""
+    read = database_sync_to_async(seen_at)
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    times, before = await read(), None
+    for beat in range(beats):
+        while True:
+            now = await read()
+            if all(now[name] > times[name] for name in open_):
+                break
+            assert asyncio.get_running_loop().time() < deadline, f"no beat: {now}"
+            await asyncio.sleep(0.05)
+        times = now
+        if beat == 0:
+            before = now
+    assert before is not None
+    assert {name: times[name] for name in closed} == {name: before[name] for name in closed}
+    return times
