@@ -1,13 +1,14 @@
-"""Who is online: a key a person in Redis (the "presence" cache), set when one of their sockets
-opens and every :data:`REFRESH` seconds by each web process for the people whose sockets it
-holds (one pipeline a process, whatever the number of people or tabs), expiring
-:data:`TTL` seconds after: a person with several tabs is one presence, and is offline within a
-minute of their last tab closing. Nothing is written to the database, and nothing per move or
-per page. "Last seen" is a second key, kept for :data:`LAST_SEEN_DAYS` days. How many people are
-online (the lobby says it) is one sorted set beside the keys, of everyone noted in the last
-:data:`TTL` seconds: counting them is one command, however many there are. Visitors (not signed
-in) with a live page open are in it too, each browser once (:func:`visitors_here`), with no key
-of their own.
+"""Who is online: a key a person in Redis (the "presence" cache), set when they open the lobby
+(live/around.py viewer_here) or one of their sockets opens, and every :data:`REFRESH` seconds
+by each web process for the people whose sockets it holds (one pipeline a process, whatever
+the number of people or tabs), expiring :data:`TTL` seconds after: a person with several tabs
+is one presence, and is offline within a minute of their last tab closing. Nothing is written
+to the database, and nothing per move; of pages, only the lobby writes (one pipeline). "Last
+seen" is a second key, kept for :data:`LAST_SEEN_DAYS` days. How many people are online (the
+lobby says it) is one sorted set beside the keys, of everyone noted in the last :data:`TTL`
+seconds: counting them is one command, however many there are. Visitors (not signed in) with a
+live page open are in it too, each browser once (:func:`visitors_here`), with no key of their
+own.
 
 Who may see it is the person's choice (:class:`accounts.models.PresenceChoice`): everyone,
 the people they follow (the default), or nobody; never the API.
@@ -15,6 +16,7 @@ the people they follow (the default), or nobody; never the API.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterable
 
@@ -51,6 +53,12 @@ def here(user_ids: Iterable[int]) -> None:
     cache.set_many({f"on:{user_id}": 1 for user_id in ids}, timeout=TTL)
     cache.set_many({f"seen:{user_id}": now for user_id in ids}, timeout=LAST_SEEN_DAYS * 86400)
     _note_online(cache, ids, now)
+
+
+def browser(csrf_cookie: str) -> str:
+    """What tells a visitor's browser apart in the count of everyone online: a digest of its
+    CSRF cookie (every page sets it, for the language menu's form), never the cookie itself."""
+    return hashlib.blake2b(csrf_cookie.encode(), digest_size=12).hexdigest()
 
 
 def visitors_here(visitors: Iterable[str]) -> None:

@@ -9,7 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.http import HttpRequest
 from redis.exceptions import RedisError
 
 from accounts import follows, presence
@@ -18,6 +20,20 @@ from games import selectors
 ON = ("playing", "online")  # what follows.Followed.status says of someone who is on
 
 log = logging.getLogger(__name__)
+
+
+def viewer_here(request: HttpRequest) -> None:
+    """The person opening the lobby is online from now, so that the count they read includes
+    them (their lobby socket notes them again a moment later, then every REFRESH): a
+    signed-in person, or a visitor's browser that has been here before (its CSRF cookie; a
+    first request without one is not counted, or every cookieless fetch would count anew)."""
+    try:
+        if request.user.is_authenticated:
+            presence.here([request.user.pk])
+        elif cookie := request.COOKIES.get(settings.CSRF_COOKIE_NAME):
+            presence.visitors_here([presence.browser(cookie)])
+    except RedisError as error:  # the lobby still opens
+        log.warning("could not note who is online: %r", error)
 
 
 def counts() -> dict[str, int | None]:

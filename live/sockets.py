@@ -7,7 +7,6 @@ a :class:`PageSocket`.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
@@ -233,13 +232,13 @@ _accounts = Gathered(lambda: KEPT_OUT_SECONDS, _look_at_accounts)
 
 
 def visitor(scope: dict[str, Any], channel_name: str) -> str:
-    """What tells a visitor's browser apart, for the count of everyone online: a digest of its
-    CSRF cookie (every page sets it, for the language menu's form; the cookie itself is never
-    kept), or the socket itself for a browser without one."""
+    """What tells a visitor's browser apart, for the count of everyone online: its CSRF
+    cookie's digest (accounts/presence.py browser), or the socket itself for a browser
+    without one."""
     token = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
     if not token:
         return f"socket:{channel_name}"
-    return hashlib.blake2b(token.encode(), digest_size=12).hexdigest()
+    return presence.browser(token)
 
 
 async def _look_at_visitors(sockets: dict[AccountSocket, str]) -> None:

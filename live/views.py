@@ -37,6 +37,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def _lobby_context(request: HttpRequest, form: TableForm) -> dict[str, Any]:
     user = request.user
+    around.viewer_here(request)  # counted among those online it reads
     return {
         "tables": selectors.lobby_tables(),
         "form": form,

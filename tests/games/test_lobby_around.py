@@ -140,6 +140,31 @@ async def test_visitors_with_a_live_page_open_are_counted_online_each_browser_on
     assert await database_sync_to_async(presence.online_count)() == 0
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_whoever_opens_the_lobby_reads_a_count_with_themselves_in_it(
+    presence_cache: str,
+) -> None:
+    def open_lobbies() -> tuple[str, int, str, str]:
+        alice = people("alice")[0]
+        hers = _part(_lobby(signed_in(alice)), "lobby-counts")
+        visitor = Client()
+        _lobby(visitor)  # a first visit: its browser gets its cookie, and is not counted yet
+        first = presence.online_count()
+        again = _part(_lobby(visitor), "lobby-counts")
+        return hers, first, again, visitor.cookies["csrftoken"].value
+
+    hers, first, again, cookie = await database_sync_to_async(open_lobbies)()
+    assert "<strong>1</strong> person online" in hers
+    assert first == 1
+    assert "<strong>2</strong> people online" in again
+    # Its lobby's socket, a moment later, counts the same browser, not another.
+    socket = socket_at("/ws/lobby/", f"csrftoken={cookie}")
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert await database_sync_to_async(presence.online_count)() == 2
+    await socket.disconnect()
+
+
 def test_the_lobby_counts_the_running_games_and_features_the_best_rated_public_one(
     presence_cache: str,
 ) -> None:
@@ -207,8 +232,8 @@ def test_the_lobby_opens_while_redis_cannot_say_who_is_on(monkeypatch: pytest.Mo
     def down(*args: Any) -> Any:
         raise RedisDown("Redis is away")
 
-    monkeypatch.setattr(presence, "online_count", down)
-    monkeypatch.setattr(presence, "online", down)
+    for name in ("online_count", "online", "here", "visitors_here"):
+        monkeypatch.setattr(presence, name, down)
     alice, bob = people("alice", "bob")
     follows.follow(alice, bob)
     answer = signed_in(alice).get(reverse("lobby"))
