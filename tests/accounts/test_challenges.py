@@ -189,8 +189,10 @@ def test_nothing_in_an_invitation_touches_a_running_game() -> None:
     game = against_bots("alice")
     bob = people("bob")[0]
     version = game.version
-    challenge = challenges.send(bob, game.players.get(seat=0).user, _settings())
-    challenges.decline(game.players.get(seat=0).user, challenge.pk)
+    alice = game.players.get(seat=0).user
+    assert alice is not None
+    challenge = challenges.send(bob, alice, _settings())
+    challenges.decline(alice, challenge.pk)
     game.refresh_from_db()
     assert game.version == version and game.status == "playing"
 
@@ -313,4 +315,4 @@ def test_a_finished_games_results_offer_to_follow_its_players_and_come_back() ->
     assert "You follow bob." in answer.content.decode()
     assert follow not in answer.content.decode()  # followed now
     away = mine.post(follow, {"action": "follow", "next": "https://elsewhere.example/"})
-    assert away.url == reverse("profile", args=["bob"])
+    assert away.url == reverse("profile", args=["bob"])  # type: ignore[attr-defined]  # a redirect's

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import re
 from datetime import timedelta
+from typing import TypedDict, Unpack
 
 import pytest
 from axes.models import AccessAttempt, AccessAttemptExpiration, AccessFailureLog, AccessLog
@@ -25,11 +26,18 @@ ATTACKER = "203.0.113.66"
 pytestmark = pytest.mark.django_db
 
 
-def _sign_in(client: Client, password: str, **headers: str):
+class _Meta(TypedDict, total=False):
+    """What a request's WSGI environment is given here (the test client's ``**extra``)."""
+
+    REMOTE_ADDR: str
+    HTTP_X_FORWARDED_FOR: str
+
+
+def _sign_in(client: Client, password: str, **headers: Unpack[_Meta]):
     return client.post(reverse("login"), {"username": "alice", "password": password}, **headers)
 
 
-def _via_proxy(client_ip: str, forwarded: str | None = None) -> dict[str, str]:
+def _via_proxy(client_ip: str, forwarded: str | None = None) -> _Meta:
     """What daphne sees of a request that came through the proxy of docs/deploy.md."""
     return {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": forwarded or client_ip}
 
@@ -43,7 +51,7 @@ def _minutes_pass(minutes: float) -> None:
     AccessLog.objects.update(attempt_time=F("attempt_time") - shift)
 
 
-def _guess_wrong(client: Client, times: int, **headers: str) -> str:
+def _guess_wrong(client: Client, times: int, **headers: Unpack[_Meta]) -> str:
     """Guess wrong ``times`` times; return the page of the last guess."""
     for _ in range(times):
         response = _sign_in(client, "wrong-guess", **headers)
@@ -110,7 +118,7 @@ def test_without_a_trusted_proxy_a_forwarded_header_is_not_believed(settings) ->
     ],
 )
 def test_the_client_address_is_the_one_the_trusted_proxies_saw(
-    settings, proxies: int, meta: dict[str, str], address: str
+    settings, proxies: int, meta: _Meta, address: str
 ) -> None:
     settings.HEARTS_TRUSTED_PROXIES = proxies
     request = RequestFactory().get("/", **meta)
@@ -154,7 +162,9 @@ def test_lockouts_stop_growing_at_the_longest_wait(settings) -> None:
     waits = []
     for minutes in (1, 2, 3, 3):
         page = _guess_wrong(client, 1)
-        waits.append(re.search(r"Please wait ([^<]+) and try again", page).group(1))
+        wait = re.search(r"Please wait ([^<]+) and try again", page)
+        assert wait is not None, page
+        waits.append(wait.group(1))
         _minutes_pass(minutes + 0.1)
 
     assert waits == ["a minute", "2 minutes", "3 minutes", "3 minutes"]

@@ -36,7 +36,9 @@ def fresh_limits(settings):
 
 
 def _link(message: mail.EmailMessage) -> str:
-    found = re.search(r"https?://[^/\s]+(/\S+)", message.body)
+    body = message.body
+    assert isinstance(body, str), body
+    found = re.search(r"https?://[^/\s]+(/\S+)", body)
     assert found, message.body
     return found.group(1)
 
@@ -276,6 +278,7 @@ def test_the_sites_mail_goes_by_the_worker_and_a_reset_asks_it_the_same_for_any_
             tasks.send_reset(*args)  # as the worker runs it: the known address's mail queued
     ((name, (subject, body, to)),) = queued[2:]
     assert name == tasks.send_message.name
+    assert isinstance(body, str), body
     assert to == "olga@example.org" and "/accounts/password/reset/" in body
     tasks.send_message(subject, body, to)
     assert [message.to for message in mail.outbox] == [["olga@example.org"]]

@@ -51,7 +51,9 @@ def test_the_list_shows_each_browser_and_sign_out_everywhere_else_ends_the_other
     assert "203.0.113.0/24" in page and "2001:db8:1234::/48" in page
     assert "203.0.113.77" not in page  # the network, not the address
     assert page.count("(this one)") == 1
-    assert laptop.session.session_key not in page and phone.session.session_key not in page
+    laptop_key, phone_key = laptop.session.session_key, phone.session.session_key
+    assert laptop_key is not None and phone_key is not None
+    assert laptop_key not in page and phone_key not in page
 
     answer = laptop.post(reverse("sign_ins"), follow=True)
     assert "Signed out of 1 other place." in answer.content.decode()

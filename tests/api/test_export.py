@@ -10,7 +10,7 @@ import gc
 import json
 import re
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -41,20 +41,23 @@ def no_limit(settings: Any) -> None:
     settings.HEARTS_API_RATE = settings.HEARTS_API_SIGNED_IN_RATE = "100000/m"
 
 
-def export(name: str, **query: object) -> StreamingHttpResponse:
+def export(name: str, **query: str) -> StreamingHttpResponse:
     response = Client().get(URL.format(name), query)
     assert response.status_code == 200, response
+    assert isinstance(response, StreamingHttpResponse), response
     return response
 
 
 def lines(response: StreamingHttpResponse) -> Iterator[dict[str, Any]]:
     """Each line of the export as it arrives: one JSON object, ended by a newline."""
-    for line in response.streaming_content:
+    content = response.streaming_content
+    assert isinstance(content, Iterator), "the test client reads a plain iterator"
+    for line in content:
         assert isinstance(line, bytes) and line.endswith(b"\n") and line.count(b"\n") == 1
         yield json.loads(line)
 
 
-def ids(name: str, **query: object) -> list[int]:
+def ids(name: str, **query: str) -> list[int]:
     return [game["id"] for game in lines(export(name, **query))]
 
 
@@ -94,7 +97,7 @@ def test_an_export_of_5000_games_streams_them_all_newest_first_in_the_memory_of_
     assert big_peak < 1.5 * small_peak, (big_peak, small_peak)
 
 
-def _consumed(name: str, **query: object) -> tuple[int, dict[str, Any]]:
+def _consumed(name: str, **query: str) -> tuple[int, dict[str, Any]]:
     """The most memory held from the export's request until it is read to its end (beyond
     what was held before), and what was read: how many games, their ids and the 1,234th game.
 
@@ -267,7 +270,7 @@ def _served(path: str, progress: Callable[[], int]) -> list[tuple[int, bytes]]:
         await asyncio.Event().wait()  # the client never goes away
         raise AssertionError
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: Mapping[str, Any]) -> None:
         if message["type"] == "http.response.body" and message.get("body"):
             pieces.append((progress(), message["body"]))
 

@@ -52,9 +52,9 @@ async def test_the_entrants_are_sent_to_their_table_and_a_result_moves_every_pag
     assert len(made) == 1
     url = made[0].table.get_absolute_url()
     for socket in sockets.values():
-        frames = "".join(await _drain(socket))
-        assert f'id="arena-table" href="{url}"' in frames
-        assert "(playing)" in frames  # the standings, as they now are
+        shown = "".join(await _drain(socket))
+        assert f'id="arena-table" href="{url}"' in shown
+        assert "(playing)" in shown  # the standings, as they now are
     watched = "".join(await _drain(watcher))
     assert 'id="arena-live"' in watched and 'id="arena-table"' not in watched
 
@@ -64,6 +64,7 @@ async def test_the_entrants_are_sent_to_their_table_and_a_result_moves_every_pag
             services.pause(person, arena_id)  # no table after this one
         game = play_out(played.game, 1)
         services.game_ended(game.pk)
+        assert game.result is not None
         return [str(p) for p in game.result["places"]]
 
     await database_sync_to_async(finish)()

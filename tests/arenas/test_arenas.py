@@ -197,6 +197,7 @@ def test_a_rematch_of_an_arena_table_is_refused() -> None:
     [played] = services.pair(arena.pk)
     game = play_out(played.game, 1)
     host = game.players.get(seat=0).user
+    assert host is not None
     with pytest.raises(ServiceError, match="made for one game"):
         games.rematch(played.table_id, host)
 
@@ -219,6 +220,7 @@ def test_a_games_end_queues_its_arena_task_and_its_players_are_seated_again(
     services.game_ended(game.pk)
     rows = selectors.standings(arena)
     seats = game.players.order_by("seat").values_list("user__username", flat=True)
+    assert game.result is not None
     expected = scoring.points_for(game.result["places"])
     assert {r.name: r.points for r in rows} == {
         name: scoring.shown(p) for name, p in zip(seats, expected, strict=True)
@@ -349,7 +351,9 @@ def test_the_pages_show_the_arenas_standings_and_the_profile_its_place() -> None
     lobby = Client().get("/").content.decode()
     assert "Test arena" in lobby
     Arena.objects.filter(pk=arena.pk).update(ended=True)
+    assert game.result is not None
     winner = game.players.get(seat=game.result["places"].index(1)).user
+    assert winner is not None
     profile = Client().get(f"/u/{winner.username}/").content.decode()
     assert "Test arena" in profile and "place 1" in profile
     final = Client().get(f"/arenas/{arena.pk}/").content.decode()

@@ -47,7 +47,9 @@ def _serving(load: psutil.Process, program: str) -> list[psutil.Process]:
         pytest.param("nginx", marks=pytest.mark.skipif(not NGINX, reason="nginx is not installed")),
     ],
 )
-def test_sigterm_stops_every_process_of_the_site_before_the_benchmark_exits(tmp_path, proxy):
+def test_sigterm_stops_every_process_of_the_site_before_the_benchmark_exits(
+    tmp_path: Path, proxy: str
+) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     command = [sys.executable, "bench/load.py", "--database", "sqlite", "--tables", "1"]
     command += ["--seconds", "600", "--ramp", "0", "--log", str(tmp_path / "site.log")]

@@ -84,7 +84,7 @@ def play_hand(rules: Rules, number: int, bots: list[Bot]) -> list[Checked]:
 
 @pytest.mark.parametrize("number", [1, 0], ids=["first hand", "hold hand"])
 @pytest.mark.parametrize("rules", TABLES.values(), ids=TABLES.keys())
-def test_bots_make_only_legal_decisions_at_every_table(rules, number):
+def test_bots_make_only_legal_decisions_at_every_table(rules: Rules, number: int) -> None:
     n = rules.players
     number = number or len(rules.pass_cycle)  # the last hand of the cycle holds its cards
     bots: list[Bot] = [make_bot("heuristic") for _ in range(n)]

@@ -238,7 +238,9 @@ def test_a_chat_ban_and_its_lift_are_in_the_audit_log_and_the_words_stay(
     _say("bob", table, Room.PLAYERS, "sorry", game)
     entries = list(AuditEntry.objects.order_by("pk").values_list("action", "reason"))
     assert entries == [("chat ban", "Insults."), ("chat ban lifted", "Apologised.")]
-    assert AuditEntry.objects.order_by("pk").first().details["note"] == "From a report"
+    first = AuditEntry.objects.order_by("pk").first()
+    assert first is not None
+    assert first.details["note"] == "From a report"
     assert ChatBan.objects.get().lifted_at is not None
     with pytest.raises(sanctions.ModerationError, match="no chat ban in force"):
         sanctions.lift_chat_ban(staff, _user("bob"), reason="Again.")

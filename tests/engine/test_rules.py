@@ -382,7 +382,7 @@ def test_seat_0_deals_the_first_hand_and_the_deal_moves_left(players):
         PRESETS["encyclopedia"].make(
             6, jack_of_diamonds=True, shoot_the_sun=True, short_pack="kitty", old_queen=True
         ),
-        Rules(players=3, first_lead="left_of_dealer", target=25, ties="play_on"),
+        Rules(players=3, first_lead=FirstLead.LEFT_OF_DEALER, target=25, ties=TieRule.PLAY_ON),
     ],
 )
 def test_rules_round_trip_through_json(rules):

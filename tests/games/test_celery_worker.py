@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from games import services
-from games.engine import Phase
+from games.engine import Match, Phase
 from games.models import Game
 from tests.helpers.workers import wait_for, worker
 
@@ -44,7 +44,11 @@ def test_the_worker_makes_the_bots_moves_after_each_of_alices(worker: None) -> N
         version = match.version
         card = str(match.hand.legal_plays(0)[0])
         services.act(game.pk, 0, "play", version=version, cards=[card])
-        match = wait_for(game, lambda m, v=version: m.version > v and m.hand.turn == 0)
+
+        def her_turn_again(m: Match, v: int = version) -> bool:
+            return m.version > v and m.hand.turn == 0
+
+        match = wait_for(game, her_turn_again)
         played = _moves_since(game, version)
         assert played[0] == ("play", 0)
         assert all(kind == "play" and seat != 0 for kind, seat in played[1:])

@@ -72,6 +72,7 @@ def test_relaxed_alice_left_alone_is_played_for_until_her_third_time_out(worker:
         ("resign", 0, False, "left"),
     ]
     game = fresh(game)
+    assert game.result is not None
     assert game.result["reason"] == "left"
     assert game.result["places"][0] == 4
 
@@ -84,6 +85,7 @@ def test_strict_one_missed_deadline_ends_the_game(worker: None) -> None:
     wait_for(game, lambda match: match.is_over)
 
     game = fresh(game)
+    assert game.result is not None
     assert game.result["reason"] == "timed out"
     assert game.result["forfeited"] == 0
     assert game.result["places"][0] == 4

@@ -46,7 +46,8 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> Queued:
 
     def send_task(name: str, args: tuple[int, int], kwargs: Any = None, **options: Any) -> None:
         assert name == enforce_deadline.name
-        tasks.append((tuple(args), options.get("eta")))
+        game_id, version = args
+        tasks.append(((game_id, version), options.get("eta")))
 
     monkeypatch.setattr(celery_app, "send_task", send_task)
     return tasks
@@ -184,6 +185,7 @@ def test_relaxed_three_time_outs_in_a_row_count_as_leaving() -> None:
 
     game = fresh(game)
     assert game.is_over
+    assert game.result is not None
     assert game.result["reason"] == "left"
     assert game.result["places"][0] == 4  # alice, seat 0, is placed last
     assert game.result["forfeited"] == 0
@@ -216,6 +218,7 @@ def test_strict_a_missed_deadline_ends_the_game_against_that_player() -> None:
     time_out(game.pk, version)
 
     game = fresh(game)
+    assert game.result is not None
     assert game.result["reason"] == "timed out"
     assert game.result["forfeited"] == seat
     assert game.result["places"][seat] == 4
@@ -230,6 +233,7 @@ def test_strict_a_missed_pass_before_any_card_ends_the_game_against_the_late_sea
 
     game = fresh(game)
     assert game.status == Game.Status.FINISHED
+    assert game.result is not None
     assert game.result["reason"] == "timed out"
     assert game.result["places"][game.result["forfeited"]] == 4
 
@@ -263,6 +267,7 @@ def test_resigning_while_the_first_hand_is_passed_loses_the_game() -> None:
     services.resign(game.pk, 1)
     game = fresh(game)
     assert game.status == Game.Status.FINISHED
+    assert game.result is not None
     assert game.result["reason"] == "resigned"
     assert game.result["places"] == [1, 4, 1, 1]
     assert game.table.status == Table.Status.CLOSED
@@ -276,6 +281,7 @@ def test_resigning_mid_trick_places_that_seat_last_and_the_others_by_their_total
     services.resign(game.pk, 3)
 
     game = fresh(game)
+    assert game.result is not None
     assert game.result["reason"] == "resigned"
     # The hand in progress is not scored: every total is 0, so the other three share first.
     assert game.result["places"] == [1, 1, 1, 4]
@@ -294,6 +300,7 @@ def test_resigning_between_hands_places_the_others_by_the_totals_so_far() -> Non
     game = fresh(game)
     expected = [1 + sum(1 for t in totals[1:] if t < total) for total in totals]
     expected[0] = 4
+    assert game.result is not None
     assert game.result["places"] == expected
     assert game.result["totals"] == list(totals)
 

@@ -20,7 +20,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.contrib.messages import constants, get_messages
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponseBase
 from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, reverse
@@ -49,10 +49,23 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a long enough passphrase 9"
 SEED = "ab" * 32
 # What a request may change. GameTally is left out: a cache a profile fills as it reads.
-STATE = (User, Table, Seat, Game, GamePlayer, MoveRecord, Rating, RatingChange)
-STATE += (ChatMessage, Mute, ChatSetting, Report, Arena, Entrant, ArenaGame)
-STATE += (Block, Challenge)
-PATTERNS = {pattern.name: pattern for pattern in site_patterns()}
+STATE = (
+    *(User, Table, Seat, Game, GamePlayer, MoveRecord, Rating, RatingChange),
+    *(ChatMessage, Mute, ChatSetting, Report, Arena, Entrant, ArenaGame),
+    *(Block, Challenge),
+)
+
+
+def _by_name() -> dict[str, URLPattern]:
+    """The site's pages by their URL names: each has one, that the requests reverse."""
+    named: dict[str, URLPattern] = {}
+    for pattern in site_patterns():
+        assert pattern.name is not None, f"{pattern.pattern} has no name"
+        named[pattern.name] = pattern
+    return named
+
+
+PATTERNS = _by_name()
 EXAMPLES = hypothesis_settings(
     max_examples=10,  # each sends a request to every page
     deadline=None,
@@ -324,7 +337,7 @@ def _state() -> dict[str, list[tuple[Any, ...]]]:
     return {model.__name__: list(model.objects.order_by("pk").values_list()) for model in STATE}
 
 
-def _refused(response: HttpResponse) -> bool:
+def _refused(response: HttpResponseBase) -> bool:
     """A 4xx, the table's error message, the way to sign in, or a form sent back with errors."""
     if response.status_code >= 400:
         return True
@@ -356,7 +369,9 @@ def _send(world: World, request: Request) -> None:
             client.force_login(world.users[request.who])
         url = _url(request)
         before = _state()
-        send: Callable[..., HttpResponse] = client.get if request.method == "GET" else client.post
+        send: Callable[..., HttpResponseBase] = (
+            client.get if request.method == "GET" else client.post
+        )
         response = send(url, request.fields)  # a server error raises here, with its traceback
         assert response.status_code < 500
         if request.method == "GET" or _refused(response):

@@ -22,7 +22,7 @@ from tests.helpers.tables import FOUR, fresh, game_with
 pytestmark = pytest.mark.django_db
 
 
-def _page(game: Game, **query: object) -> str:
+def _page(game: Game, **query: str | int) -> str:
     response = Client().get(reverse("game_detail", args=[game.pk]), query)
     assert response.status_code == 200
     return response.content.decode()
@@ -223,7 +223,7 @@ def test_an_htmx_step_renders_only_the_replay_and_announces_the_step() -> None:
     assert '<p id="replay-announcer" hx-swap-oob="innerHTML">bob passes' in html
 
 
-def _page_in(language: str, game: Game, **query: object) -> str:
+def _page_in(language: str, game: Game, **query: str | int) -> str:
     client = Client()
     client.cookies["hearts_language"] = language
     response = client.get(reverse("game_detail", args=[game.pk]), query)
@@ -277,7 +277,7 @@ def test_a_step_past_the_end_shows_the_last_step() -> None:
 # The list of games ------------------------------------------------------------------------------
 
 
-def _listed(**query: object) -> list[int]:
+def _listed(**query: str | int) -> list[int]:
     response = Client().get(reverse("game_list"), query)
     assert response.status_code == 200
     return [int(pk) for pk in re.findall(r'href="/g/(\d+)/"', response.content.decode())]
@@ -340,6 +340,7 @@ def test_the_list_filters_custom_games_as_it_lists_them() -> None:
 def test_the_list_filters_by_result() -> None:
     early = _finished("alice")
     before_a_card = _finished("bob", resign=False)
+    assert before_a_card.result is not None
     assert before_a_card.result["reason"] == "resigned"
     assert _listed(result="early") == [before_a_card.pk, early.pk]
     assert _listed(result="finished") == []

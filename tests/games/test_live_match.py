@@ -254,12 +254,12 @@ async def test_four_people_play_a_whole_match_and_nobody_sees_a_hidden_card() ->
     assert not any(data_cards(message) for message in received[None])
     with pytest.raises(AssertionError):
         assert_nothing_hidden_shown(received[1][0], 0, known[0])
-    for seat, messages in received.items():
+    for viewer, messages in received.items():  # a seat, or None: the spectator
         for message in messages:
             assert "flash-error" not in message, message
             version = version_of(message)
             if version is not None:
-                assert_nothing_hidden_shown(message, seat, known[version])
+                assert_nothing_hidden_shown(message, viewer, known[version])
     assert game.status == Game.Status.FINISHED
     assert game.rated
     assert game.result is not None

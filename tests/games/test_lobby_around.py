@@ -129,7 +129,7 @@ async def test_visitors_with_a_live_page_open_are_counted_online_each_browser_on
         assert (await tab.connect(timeout=TIMEOUT))[0]
     assert await database_sync_to_async(presence.online_count)() == 3
     if presence_cache == "redis":  # the cookie itself is kept nowhere
-        client = caches["presence"]._cache.get_client()
+        client = caches["presence"]._cache.get_client()  # type: ignore[attr-defined]  # private
         assert not any(token.encode() in key for key in client.keys("*"))
         members = client.zrange(caches["presence"].make_and_validate_key(presence.ONLINE), 0, -1)
         assert not any(token.encode() in member for member in members)

@@ -64,7 +64,9 @@ def _public(game: Game, code: str = "") -> dict[str, str]:
     match = game.live_match()
     players = list(game.players.select_related("user"))
     context = Watched(table=game.table, code=code, **public_context(game, match, players))
-    rendered = {name: render_to_string(f"games/table.html#{name}", context) for name in PUBLIC}
+    rendered: dict[str, str] = {
+        name: render_to_string(f"games/table.html#{name}", context) for name in PUBLIC
+    }
     assert not context.asked & VIEWER, context.asked & VIEWER
     return rendered
 

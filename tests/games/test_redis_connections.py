@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from channels.db import database_sync_to_async
@@ -36,11 +37,17 @@ needs_redis = pytest.mark.skipif(
 IDLE_SECONDS = 30  # several of the channel layer's blocking reads (5 s each) in a row
 
 
+def _layer_config() -> dict[str, Any]:
+    """The channel layer's CONFIG in the settings. mypy types CHANNEL_LAYERS by its first
+    literal, its values joined into a Collection[str], which it cannot index."""
+    return cast(dict[str, Any], settings.CHANNEL_LAYERS["default"]["CONFIG"])
+
+
 @needs_redis
 def test_the_channel_layer_waits_longer_for_a_reply_than_its_blocking_read_lasts() -> None:
     """redis-py 8 cuts every read off after 5 s unless told otherwise, exactly as long as
     channels-redis's BZPOPMIN blocks on an idle channel: each idle socket then died."""
-    (host,) = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    (host,) = _layer_config()["hosts"]
     blocking_read = RedisChannelLayer.brpop_timeout
     assert host["socket_timeout"] >= blocking_read + 2
     assert host["socket_connect_timeout"] is not None  # a dead server fails, in bounded time
@@ -267,7 +274,7 @@ async def _join_and_hear(layer: BaseChannelLayer) -> list[BaseException]:
 
 
 def _redis_host(**changes: object) -> dict[str, object]:
-    (host,) = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    (host,) = _layer_config()["hosts"]
     return {**host, **changes}
 
 

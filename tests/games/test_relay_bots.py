@@ -30,7 +30,9 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 def _queued(queue: str) -> list[str]:
     """The names of the tasks waiting in the test's own queue."""
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    return [json.loads(raw)["headers"]["task"] for raw in client.lrange(queue, 0, -1)]
+    waiting = client.lrange(queue, 0, -1)
+    assert isinstance(waiting, list)  # redis-py types it for its async client too
+    return [json.loads(raw)["headers"]["task"] for raw in waiting]
 
 
 def _game(game_id: int) -> Game:

@@ -45,6 +45,7 @@ def test_finished_games_that_replay_to_their_stored_figures_pass() -> None:
 def test_a_game_whose_stored_result_is_not_the_replay_s_is_reported_and_the_command_fails() -> None:
     _, whole, _ = _finished_games()
     result = fresh(whole).result
+    assert result is not None
     totals = [result["totals"][0] + 1, *result["totals"][1:]]
     Game.objects.filter(pk=whole.pk).update(result={**result, "totals": totals})
 
@@ -61,6 +62,7 @@ def test_a_game_whose_stored_result_is_not_the_replay_s_is_reported_and_the_comm
 def test_each_stored_figure_that_is_not_the_replay_s_is_told_game_by_game() -> None:
     early, whole, other = _finished_games()
     snapshot = fresh(early).snapshot
+    assert snapshot is not None
     Game.objects.filter(pk=early.pk).update(snapshot={**snapshot, "totals": [0, 0, 0, 0]})
     change = RatingChange.objects.filter(game=whole).order_by("seat").first()
     assert change is not None

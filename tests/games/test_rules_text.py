@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from games.engine import PRESETS, Rules
+from games.engine import PRESETS, Clock, MoonRule, Rules, ShortPack
 from games.words import describe, summary
 
 
@@ -38,7 +40,7 @@ def test_every_option_of_the_rules_has_a_line() -> None:
         ("clock", "strict"),
     ],
 )
-def test_changing_an_option_changes_its_words_and_the_summary(option: str, value: object) -> None:
+def test_changing_an_option_changes_its_words_and_the_summary(option: str, value: Any) -> None:
     changed = Rules(**{option: value})
     assert _text(changed, option) != _text(Rules(), option)
     assert summary(changed) != summary(Rules())
@@ -46,8 +48,8 @@ def test_changing_an_option_changes_its_words_and_the_summary(option: str, value
 
 def test_the_moon_words_say_who_takes_the_points() -> None:
     assert "everybody else takes 26" in _text(Rules(), "moon")
-    assert "take 26 off" in _text(Rules(moon="self"), "moon")
-    assert "choose" in _text(Rules(moon="choose"), "moon")
+    assert "take 26 off" in _text(Rules(moon=MoonRule.SELF), "moon")
+    assert "choose" in _text(Rules(moon=MoonRule.CHOOSE), "moon")
 
 
 def test_the_sun_doubles_the_moon() -> None:
@@ -71,7 +73,7 @@ def test_five_players_lead_the_three_of_clubs_and_pass_two_seats_away() -> None:
 
 
 def test_a_kitty_is_explained_instead_of_removed_cards() -> None:
-    rules = Rules(players=3, short_pack="kitty")
+    rules = Rules(players=3, short_pack=ShortPack.KITTY)
     assert "kitty" in _text(rules, "short_pack")
     assert "taken out" not in _text(rules, "short_pack")
     assert "kitty" in summary(rules)
@@ -86,7 +88,7 @@ def test_the_target_and_the_clock_are_in_the_words() -> None:
     assert "reaches 75 points" in _text(Rules(target=75), "target")
     assert "to 75" in summary(Rules(target=75))
     assert "25 seconds" in _text(Rules(), "clock")
-    assert "ends the game" in _text(Rules(clock="strict"), "clock")
+    assert "ends the game" in _text(Rules(clock=Clock.STRICT), "clock")
 
 
 def test_the_jack_of_diamonds_shows_its_bonus_in_the_summary() -> None:

@@ -8,7 +8,7 @@ spectator."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from games import services
 from games.engine import MoonRule, Phase
@@ -33,7 +33,7 @@ def test_a_seats_keys_are_those_of_the_table_loaded_anew_and_only_changed_seats_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game = game_with(FOUR, preset="custom", options={"moon": "choose", "target": 100})
-    viewers = [*people(*FOUR), AnonymousUser()]
+    viewers: list[User | AnonymousUser] = [*people(*FOUR), AnonymousUser()]
     state = table_state.load(game.table_id)
     assert state is not None and state.running is not None
     made: list[int | None] = []

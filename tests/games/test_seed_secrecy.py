@@ -155,7 +155,7 @@ async def _next(socket: WebsocketCommunicator) -> str:
 
 
 async def _receive_until(socket: WebsocketCommunicator, version: int) -> list[str]:
-    messages = []
+    messages: list[str] = []
     while not messages or version_of(messages[-1]) != version:
         messages.append(await _next(socket))
     return messages

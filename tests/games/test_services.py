@@ -432,7 +432,8 @@ def test_the_move_log_replays_to_the_same_state() -> None:
     mirror = Match(Rules.from_json(game.rules), bytes(game.seed), game.added_seeds)
     for _ in range(4 + 10):  # the passes and ten cards, made in memory and through the site
         move = _a_legal_move(mirror)
-        services.act(game.pk, move.seat, move.kind, version=mirror.version, cards=move.cards)
+        cards = [str(card) for card in move.cards]  # as the site's callers give them
+        services.act(game.pk, move.seat, move.kind, version=mirror.version, cards=cards)
         mirror.apply(move)
 
     game.refresh_from_db()

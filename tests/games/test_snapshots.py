@@ -64,6 +64,7 @@ def test_a_game_rebuilt_from_its_seed_and_log_equals_its_snapshot_after_every_mo
         _move(game)
         stored = _fresh(game)
         # Taken at each trick and each hand: between them, the moves since are replayed.
+        assert stored.snapshot is not None
         assert 0 <= stored.version - stored.snapshot["version"] < 2 * 4
         _assert_same(stored.live_match(), stored.match())
     stored = _fresh(game)
@@ -96,6 +97,7 @@ def test_a_move_and_the_table_s_page_read_only_the_moves_since_the_snapshot() ->
     reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and log_table in q["sql"]]
     assert reads and all(f'"{log_table}"."number" >' in sql for sql in reads)
     stored = _fresh(game)
+    assert stored.snapshot is not None
     assert stored.version - stored.snapshot["version"] < 4  # within the trick: never the log
 
 
@@ -105,7 +107,9 @@ def test_a_snapshot_newer_than_its_game_is_not_trusted_and_the_log_is_replayed(
     game, _ = _four_people()
     for _ in range(10):
         _move(game)
-    later = {**_fresh(game).snapshot, "version": _fresh(game).version + 1}
+    snapshot = _fresh(game).snapshot
+    assert snapshot is not None
+    later = {**snapshot, "version": _fresh(game).version + 1}
     Game.objects.filter(pk=game.pk).update(snapshot=later)
     with caplog.at_level(logging.WARNING, logger="games.models"):
         live = _fresh(game).live_match()
@@ -122,6 +126,7 @@ def test_rebuild_snapshots_repairs_a_corrupted_snapshot(capsys: pytest.CaptureFi
     while len(_fresh(game).match().hands) < 1 or _fresh(game).match().hand.cards_played < 5:
         _move(game)
     snapshot = _fresh(game).snapshot
+    assert snapshot is not None
     corrupted = {**snapshot, "totals": [snapshot["totals"][0] + 1, *snapshot["totals"][1:]]}
     Game.objects.filter(pk=game.pk).update(snapshot=corrupted)
     assert _fresh(game).live_match().totals != _fresh(game).match().totals

@@ -208,12 +208,13 @@ async def test_frames_at_a_finished_game_are_refused_and_the_socket_stays_open()
         assert "resigned" in await socket.receive_from(timeout=TIMEOUT)
     cards = await database_sync_to_async(_first_three)(table.game_id, 0)
 
-    for frame, says in [
+    frames: list[tuple[str | bytes, str]] = [
         (json.dumps(htmx_move("pass", cards, 1)), "The game is over"),
         ('{"action": "resign", "version": 1}', "The game is over"),
         ("[" * 1000, "not JSON"),
         (b"\x00", "not text"),
-    ]:
+    ]
+    for frame, says in frames:
         await _refused_and_open(alice, frame, table, says)
 
     assert await bob.receive_nothing(timeout=0.2)

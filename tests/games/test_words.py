@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import doctest
 
+from django import forms
+
 from games import words
 from games.engine import EARLY_ENDS, PRESETS, EndReason
 from live import table_words
@@ -43,7 +45,11 @@ def test_the_form_names_every_option_it_offers_in_the_words_module() -> None:
     form = TableForm()
     for name, label in words.FORM_LABELS.items():
         assert form.fields[name].label == label
-    assert dict(form.fields["moon"].choices)["choose"] == "The shooter chooses"
+    moon = form.fields["moon"]
+    assert isinstance(moon, forms.ChoiceField)
+    # The field keeps its choices normalized to (value, label) pairs; the stubs give the getter
+    # every type the setter takes (a mapping, a Choices class) too.
+    assert dict(moon.choices)["choose"] == "The shooter chooses"  # type: ignore[arg-type]
 
 
 def test_the_rules_in_short_name_the_queen_and_the_jack_as_cards() -> None:

@@ -63,7 +63,7 @@ def play_tricks(match: Match, tricks: Sequence[str]) -> None:
 
 def decisions() -> list[str]:
     """Every decision of two hands of four small search bots, in order."""
-    made = []
+    made: list[str] = []
     for number in (1, 3):
         match = dealt(Rules(), number, deal_seed=number)
         bots = [

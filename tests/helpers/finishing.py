@@ -20,7 +20,7 @@ def every_rating() -> tuple[dict[str, tuple[float, float, int]], list[tuple[obje
     ratings = {
         r.user.username: (r.mu, r.sigma, r.games) for r in Rating.objects.select_related("user")
     }
-    changes = sorted(
+    changes: list[tuple[object, ...]] = sorted(
         (
             c.game_id,
             c.user.username,

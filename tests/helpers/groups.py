@@ -67,7 +67,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     durations = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
     modules = list(dict.fromkeys(module_of(item.nodeid) for item in items))
     mine = set(deal(modules, durations, groups)[group - 1])
-    kept, left = [], []
+    kept: list[pytest.Item] = []
+    left: list[pytest.Item] = []
     for item in items:
         (kept if module_of(item.nodeid) in mine else left).append(item)
     config.hook.pytest_deselected(items=left)

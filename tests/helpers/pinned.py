@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from games.bots import make_bot
+from games.bots import SearchBot, make_bot
 from games.engine import PRESETS, Match, Phase, Rules, ShortPack, format_cards, seat_view
 
 FILE = Path(__file__).resolve().parent.parent / "bots" / "pinned_decisions.json"
@@ -74,7 +74,9 @@ def positions(record: dict[str, Any]) -> list[tuple[int, int, str]]:
 def decide(level: str, record: dict[str, Any], moves: int, seat: int, kind: str) -> str:
     match = Match.from_json({**record, "moves": record["moves"][:moves]})
     view = seat_view(match, seat)
-    bot = replace(make_bot(level, BOT_SEED), seconds=None)
+    searcher = make_bot(level, BOT_SEED)
+    assert isinstance(searcher, SearchBot), f"{level} is not a search bot"
+    bot = replace(searcher, seconds=None)
     if kind == "pass":
         return format_cards(sorted(bot.choose_pass(view), key=lambda card: card.index))
     return str(bot.choose_play(view))

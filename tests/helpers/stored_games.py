@@ -28,11 +28,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from games.bots import Bot, HeuristicBot, RandomBot, SearchBot
-from games.engine import PRESETS, Clock, Match, Move, Phase, Rules, seat_view
+from games.engine import PRESETS, Clock, Hand, Match, Move, Phase, Rules, seat_view
 from games.records import game_record
+
+if TYPE_CHECKING:
+    from games.models import Game, GamePlayer
 
 try:  # since issue 28
     from games.history_selectors import (
@@ -46,15 +49,17 @@ try:  # since issue 28
     from games.words import replay_step as step_words
     from live.table_context import private_context, public_context
 except ImportError:  # the code before it, which made the stored games
-    from games.history import Step, _step_words, outcome_in_words, replay_state, replay_steps
-    from games.history import _hand_rows as hand_rows
-    from games.history import _placements as placements
-    from games.history import rules_in_words as rules_in_short
-    from games.rules_text import describe, summary
-    from games.selectors import private_context, public_context
+    # mypy checks this module against the code at hand, which has none of these: it skips them.
+    if not TYPE_CHECKING:
+        from games.history import Step, _step_words, outcome_in_words, replay_state, replay_steps
+        from games.history import _hand_rows as hand_rows
+        from games.history import _placements as placements
+        from games.history import rules_in_words as rules_in_short
+        from games.rules_text import describe, summary
+        from games.selectors import private_context, public_context
 
-    def step_words(hand: Any, made: int, names: list[str], resign: Move | None) -> str:
-        return str(_step_words(hand, Step(hand.number, made, 0), names, resign))
+        def step_words(hand: Any, made: int, names: list[str], resign: Move | None) -> str:
+            return str(_step_words(hand, Step(hand.number, made, 0), names, resign))
 
 
 STORED = Path(__file__).resolve().parent.parent / "data" / "stored_games.jsonl"
@@ -122,6 +127,12 @@ def _moon_chosen(choice: str) -> Callable[[Match], bool]:
     return lambda match: any(m.kind == "moon" and m.choice == choice for m in match.moves)
 
 
+def _points(hand: Hand) -> tuple[int, ...]:
+    """The points of a scored hand."""
+    assert hand.points is not None, f"hand {hand.number} is not scored"
+    return hand.points
+
+
 def _automatic(match: Match) -> bool:
     return match.rules.moon == "automatic"
 
@@ -131,7 +142,7 @@ def _played_on(match: Match) -> bool:
     another was played."""
     totals = [0] * match.players
     for hand in match.hands[:-1]:
-        totals = [t + p for t, p in zip(totals, hand.points, strict=True)]
+        totals = [t + p for t, p in zip(totals, _points(hand), strict=True)]
         if max(totals) >= match.rules.target:
             return True
     return False
@@ -143,12 +154,14 @@ WANTS: dict[str, Callable[[Match], bool]] = {
     "sun": lambda match: any(hand.sun for hand in match.hands),
     "automatic moon off the shooter": lambda match: (
         _automatic(match)
-        and any(hand.shooter is not None and hand.points[hand.shooter] < 0 for hand in match.hands)
+        and any(
+            hand.shooter is not None and _points(hand)[hand.shooter] < 0 for hand in match.hands
+        )
     ),
     "automatic moon to the others": lambda match: (
         _automatic(match)
         and any(
-            hand.shooter is not None and hand.points[hand.shooter] <= 0 < max(hand.points)
+            hand.shooter is not None and _points(hand)[hand.shooter] <= 0 < max(_points(hand))
             for hand in match.hands
         )
     ),
@@ -395,6 +408,18 @@ class StoredGame:
         )
 
 
+def _row(match: Match, players: _Players) -> Game:
+    """The game's row as ``match`` leaves it (:meth:`StoredGame.at`), for the site's functions,
+    which take a ``Game``: a stored game has all they read of one, but is not a model."""
+    return cast("Game", StoredGame.at(match, players))
+
+
+def _seated(players: _Players) -> list[GamePlayer]:
+    """A stored game's players, for the site's functions, which take ``GamePlayer`` rows: a
+    :class:`Player` has all they read of one, but is not a model."""
+    return cast("list[GamePlayer]", players)
+
+
 def move_text(move: Move) -> str:
     """A move of the log in a line: its seat, its kind, its cards or choice, and ``timeout``
     for the table's move for a seat out of time: ``"2 play QS"``, ``"1 pass 2C 3C 4C timeout"``,
@@ -427,7 +452,7 @@ def seen(game: dict[str, Any]) -> dict[str, Any]:
     match = replayed(game)
     assert match.result is not None, f"{game['table']}: the log does not finish the game"
     players = _Players(Player(p["seat"], p["name"], p["bot"]) for p in game["players"])
-    row = StoredGame.at(match, players)
+    row = _row(match, players)
     record = game_record(row, match)
     given = {**game, "moves": [move_of(move).to_json() for move in game["moves"]]}
     for key in GIVEN:  # what the record says of the stored game itself, kept once
@@ -437,12 +462,14 @@ def seen(game: dict[str, Any]) -> dict[str, Any]:
         "record": record,
         "hands": [[row["number"], row["direction"], row["points"]] for row in hand_rows(match)],
         **_replay(match, players),
-        "outcome": outcome_in_words(row, players),
+        "outcome": outcome_in_words(row, _seated(players)),
         "places": [
             [place["place_words"], place["player"].name, place["total"], place["note"]]
-            for place in placements(row, players, match)
+            for place in placements(row, _seated(players), match)
         ],
-        "result_lines": [line.words for line in public_context(row, match, players)["result_rows"]],
+        "result_lines": [
+            line.words for line in public_context(row, match, _seated(players))["result_rows"]
+        ],
         "summary": summary(rules),
         "rules_in_short": rules_in_short(rules),
         "rules_in_words": [[line.option, line.title, line.text] for line in describe(rules)],
@@ -470,7 +497,7 @@ def _replay(match: Match, players: _Players) -> dict[str, list[Any]]:
                 shown["refusals"].append(_refused(seat_view(partial, move.seat).reasons))
             partial.apply(move)
             if move.timeout or partial.is_over:
-                notice = public_context(StoredGame.at(partial, players), partial, players)
+                notice = public_context(_row(partial, players), partial, _seated(players))
                 if notice["timed_out"]:
                     shown["notices"].append([partial.version, notice["timed_out"]])
             if _table_shown(partial, move, number):
@@ -480,7 +507,7 @@ def _replay(match: Match, players: _Players) -> dict[str, list[Any]]:
         hand = partial.hand if partial.hand.number == step.hand else partial.hands[-1]
         resign = match.moves[step.before - 1] if step.resign else None
         shown["steps"].append(step_words(hand, step.moves, names, resign))
-    last = replay_state(match, players, steps, len(steps) - 1)["words"]
+    last = replay_state(match, _seated(players), steps, len(steps) - 1)["words"]
     words = shown["steps"][-1]
     assert last == words, f"the replay's last step reads {last!r}, not {words!r}"
     return shown
@@ -504,11 +531,13 @@ def _table(match: Match, players: _Players, me: int | None) -> list[Any]:
     number of cards each seat took in it, the notice of a time-out) and to ``me``, the seat to
     move next (a card of its hand for each way a card shows more than itself, with a reason it
     is refused or as passed to it, as its tooltip and a screen reader word it)."""
-    row = StoredGame.at(match, players)
-    public = public_context(row, match, players)
+    row = _row(match, players)
+    public = public_context(row, match, _seated(players))
     trick = public["completed_trick"] or public["last_trick"]
     mine: dict[tuple[str, bool], Any] = {}
-    for card in [] if me is None else private_context(row, match, players, me)["hand_cards"]:
+    for card in (
+        [] if me is None else private_context(row, match, _seated(players), me)["hand_cards"]
+    ):
         if card.reason or card.received:
             mine.setdefault((card.reason, card.received), card)
     return [

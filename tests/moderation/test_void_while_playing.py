@@ -35,7 +35,7 @@ def _between_batches(monkeypatch: pytest.MonkeyPatch, then: Any) -> None:
     """Run ``then`` once, as the void's replay is about to write its first batch of later
     games rated again (two games a batch)."""
     rate_batch_again = ratings._rate_batch_again
-    calls = []
+    calls: list[object] = []
 
     def in_the_middle(*args: Any) -> None:
         if not calls:

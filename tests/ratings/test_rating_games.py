@@ -29,6 +29,7 @@ def test_a_rated_game_of_four_people_rates_each_of_them_once_in_the_order_they_p
     game = play_out(game, SEED_PLACES_1_2_3_4)
 
     assert game.status == Game.Status.FINISHED
+    assert game.result is not None
     assert game.result["places"] == [1, 2, 3, 4]
     ratings = _ratings()
     assert [ratings[name][2] for name in ("alice", "bob", "carol", "dave")] == [1, 1, 1, 1]
@@ -57,6 +58,7 @@ def test_players_who_share_a_place_change_by_the_same_amount() -> None:
     services.resign(game.pk, 3)
 
     game.refresh_from_db()
+    assert game.result is not None
     assert game.result["places"] == [1, 1, 1, 4]
     ratings = _ratings()
     assert ratings["alice"] == ratings["bob"] == ratings["carol"]
@@ -70,6 +72,7 @@ def test_resigning_places_the_resigner_last_and_lowers_their_rating() -> None:
     services.resign(game.pk, 1)
 
     game.refresh_from_db()
+    assert game.result is not None
     assert game.result["reason"] == "resigned"
     assert game.result["places"][1] == 4
     bob = Rating.objects.get(user__username="bob")

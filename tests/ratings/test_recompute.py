@@ -43,6 +43,7 @@ def test_a_voided_game_is_left_out_when_the_ratings_are_recomputed() -> None:
 
     call_command("recompute_ratings", stdout=StringIO())
 
+    assert kept.result is not None
     expected = rate([Skill()] * 4, kept.result["places"])
     ratings, changes = every_rating()
     assert [ratings[name] for name in ("alice", "bob", "carol", "dave")] == [

@@ -15,10 +15,13 @@ pytestmark = pytest.mark.django_db
 def test_a_games_tally_holds_each_seats_points_and_moons_over_the_scored_hands() -> None:
     game = play_out(start(people("alice", "bob", "carol", "dave")), 47)
 
-    player_stats(game.players.get(seat=0).user)
+    alice = game.players.get(seat=0).user
+    assert alice is not None
+    player_stats(alice)
 
     tally = GameTally.objects.get(game=game)
     assert tally.hands == 10
+    assert game.result is not None
     assert tally.points == game.result["totals"] == [47, 74, 84, 107]
     assert tally.moons == [1, 0, 0, 0]
 
