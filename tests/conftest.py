@@ -43,9 +43,9 @@ from django.conf import settings as django_settings  # noqa: E402
 from django.utils import translation  # noqa: E402
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 
-# Plugins: the fixtures that more than one folder of tests asks for, and the groups that
-# ./dev test runs side by side (see each module).
-pytest_plugins = ["tests.helpers.live", "tests.helpers.groups"]
+# Plugins: the fixtures that more than one folder of tests asks for, the groups that ./dev test
+# runs side by side, and what a test socket's stalled handshake was waiting on (see each module).
+pytest_plugins = ["tests.helpers.live", "tests.helpers.groups", "tests.helpers.stalls"]
 
 hypothesis_settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
