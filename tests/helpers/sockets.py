@@ -18,8 +18,10 @@ from hearts_site.asgi import application
 # A page of the site at http://localhost opens its sockets with this Host and this Origin.
 LOCAL_HOST = b"localhost"
 LOCAL_ORIGIN = b"http://localhost"
-# A socket's first message, or its answer to a move, can wait on a busy database for a moment.
-TIMEOUT = 10
+# A socket's first message, or its answer to a move, can wait on a busy database for a moment;
+# a refused table socket waited over 10 s (the Redis read timeout) in three CI runs, never by
+# hand. Twice that, and a handshake over 5 s is reported with its stacks (tests/helpers/stalls.py).
+TIMEOUT = 20
 
 
 def session_cookie(user: User) -> str:
