@@ -174,10 +174,9 @@ class LobbyConsumer(PageSocket):
         # Who is on changes without news of a table: the counts and the followed who are on
         # come again as often as presence itself is noted (accounts/presence.py), for all the
         # process's lobby sockets at once.
-        _lobby_sockets.add(self, self.scope.get("user"))
+        self.gather(_lobby_sockets, self.scope.get("user"))
 
     async def disconnect(self, code: int) -> None:
-        _lobby_sockets.discard(self)
         await self.leave_groups()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
