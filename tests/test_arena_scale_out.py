@@ -23,15 +23,18 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
 from tests.helpers.drills import run_drill, write_findings
-from tests.helpers.scale_out import page_socket, sent_to, session_cookie, two_daphnes
-
-if TYPE_CHECKING:
-    from games.models import Table
+from tests.helpers.scale_out import (
+    page_socket,
+    plays_rated,
+    sent_to,
+    session_cookie,
+    two_daphnes,
+)
 
 FIRST = 3  # people who wait before the kill
 PEOPLE = 8
@@ -161,15 +164,6 @@ def _end_the_game_at(url: str) -> None:
     play_out(game, 1)
 
 
-def _plays_rated(table: Table) -> bool:
-    """Whether ``table`` is rated and its game too (a rated table has a game)."""
-    if not table.rated:
-        return False
-    game = table.current_game()
-    assert game is not None, f"{table.get_absolute_url()} has no game"
-    return game.rated
-
-
 def _where_they_sit(people: list[tuple[str, str]]) -> dict[str, Any]:
     from games.models import Seat, Table
 
@@ -179,7 +173,7 @@ def _where_they_sit(people: list[tuple[str, str]]) -> dict[str, Any]:
         url = seat.table.get_absolute_url()
         counts[url] = counts.get(url, 0) + 1
     tables = Table.objects.filter(seats__user__username__in=[n for n, _ in people]).distinct()
-    rated = {t.get_absolute_url(): _plays_rated(t) for t in tables}
+    rated = {t.get_absolute_url(): plays_rated(t) for t in tables}
     return {"tables": counts, "rated": rated}
 
 

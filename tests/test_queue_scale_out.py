@@ -21,15 +21,18 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
 from tests.helpers.drills import run_drill, write_findings
-from tests.helpers.scale_out import page_socket, sent_to, session_cookie, two_daphnes
-
-if TYPE_CHECKING:
-    from games.models import Table
+from tests.helpers.scale_out import (
+    page_socket,
+    plays_rated,
+    sent_to,
+    session_cookie,
+    two_daphnes,
+)
 
 FIRST = 3  # people who wait before the kill
 PEOPLE = 8
@@ -106,15 +109,6 @@ async def _seated(ws: Any, seconds: float) -> str | None:
     return await sent_to(ws, SEATED, seconds)
 
 
-def _plays_rated(table: Table) -> bool:
-    """Whether ``table`` is rated and its game too (a rated table has a game)."""
-    if not table.rated:
-        return False
-    game = table.current_game()
-    assert game is not None, f"{table.get_absolute_url()} has no game"
-    return game.rated
-
-
 def _where_they_sit(people: list[tuple[str, str]]) -> dict[str, Any]:
     from games.models import Seat, Table
 
@@ -128,7 +122,7 @@ def _where_they_sit(people: list[tuple[str, str]]) -> dict[str, Any]:
     counts: dict[str, int] = {}
     for url in seats.values():
         counts[url] = counts.get(url, 0) + 1
-    rated = {t.get_absolute_url(): _plays_rated(t) for t in tables.distinct()}
+    rated = {t.get_absolute_url(): plays_rated(t) for t in tables.distinct()}
     return {"seats": seats, "tables": counts, "rated": rated}
 
 

@@ -14,10 +14,13 @@ import asyncio
 import contextlib
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench import load
 from tests.helpers import drills
+
+if TYPE_CHECKING:
+    from games.models import Table
 
 
 def two_daphnes(var_dir: Path, log: Path) -> contextlib.AbstractContextManager[load.Site]:
@@ -60,3 +63,12 @@ async def sent_to(ws: Any, link: re.Pattern[str], seconds: float) -> str | None:
                     return match.group(1)
     except Exception:  # the time is up, or the socket closed
         return None
+
+
+def plays_rated(table: Table) -> bool:
+    """Whether ``table`` is rated and its game too (a rated table has a game)."""
+    if not table.rated:
+        return False
+    game = table.current_game()
+    assert game is not None, f"{table.get_absolute_url()} has no game"
+    return game.rated
