@@ -9,7 +9,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from live.sockets import REFUSED_CODE, Gathered, PageSocket
+from live.sockets import REFUSED_CODE, PageSocket, told_in_pool
 from live.table_state import in_pool
 from pairing.services import in_language
 
@@ -62,13 +62,9 @@ class ArenaConsumer(PageSocket):
         await self.send(text_data=_fragment("seated", event))
 
 
-async def _seen(pages: dict[ArenaConsumer, tuple[int, int]]) -> None:
-    await in_pool(services.pages_seen)(set(pages.values()))
-
-
 # The arena pages of each process whose people are counted in, by arena and person: still
 # open, all told at once.
-_pages = Gathered(lambda: services.HEARTBEAT_SECONDS, _seen)
+_pages = told_in_pool(lambda: services.HEARTBEAT_SECONDS, services.pages_seen)
 
 
 def _fragment(name: str, context: dict[str, Any]) -> str:

@@ -208,6 +208,17 @@ class Gathered:
                 log.warning("a look at this process's sockets failed: %r", error)
 
 
+def told_in_pool(seconds: Callable[[], float], tell: Callable[[set[Any]], object]) -> Gathered:
+    """A :class:`Gathered` whose look gives ``tell`` (synchronous: run in the sockets' pool)
+    the set of its sockets' values at once: the pages still open, for their services to note
+    in one write."""
+
+    async def look(sockets: dict[Any, Any]) -> None:
+        await in_pool(tell)(set(sockets.values()))
+
+    return Gathered(seconds, look)
+
+
 class _Held:
     """What a :class:`Gathered` holds in one event loop."""
 

@@ -10,7 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import selectors
-from live.sockets import Gathered, PageSocket
+from live.sockets import PageSocket, told_in_pool
 from live.table_state import in_pool
 
 from . import services
@@ -62,12 +62,8 @@ class QueueConsumer(PageSocket):
         await self.send(text_data=_fragment("left", {"reason": reason}))
 
 
-async def _seen(pages: dict[QueueConsumer, int]) -> None:
-    await in_pool(services.pages_seen)(set(pages.values()))
-
-
 # The queue pages of each process, by person: still open, all told at once.
-_pages = Gathered(lambda: services.HEARTBEAT_SECONDS, _seen)
+_pages = told_in_pool(lambda: services.HEARTBEAT_SECONDS, services.pages_seen)
 
 
 def _fragment(name: str, context: dict[str, Any]) -> str:
