@@ -223,6 +223,21 @@ def pass_and_resign(page: Any) -> None:
     page.locator(".result").wait_for(timeout=STEP_MS)
 
 
+def run_in_site(site: Site, script: str, *args: str) -> str:
+    """``script`` run by Python with ``args`` in the running site's environment (its database),
+    from the checkout: what it printed. Its errors go to the test's output."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env=site.env,
+        cwd=BASE_DIR,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    return done.stdout
+
+
 def staff_member(site: Site) -> tuple[str, str]:
     """A superuser in the running site's database, made as an operator makes one."""
     username = "staff-" + secrets.token_hex(3)

@@ -9,8 +9,6 @@ Run with ``pytest -m browser tests/browser``; the site runs in its own processes
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,13 +17,14 @@ from typing import Any
 import pytest
 
 from .axe import describe, serious_violations
-from .conftest import BASE_DIR, Site, Tab, open_tab
+from .conftest import Site, Tab, open_tab
 from .helpers import (
     STEP_MS,
     TABLE_STATE,
     hand_cards,
     pass_and_resign,
     register,
+    run_in_site,
     start_game,
     unfold_new_table,
     wait_for_bot_passes,
@@ -82,9 +81,7 @@ def finished_game(browser: Any, live_site: str) -> Iterator[FinishedGame]:
 @pytest.fixture(scope="module")
 def rated_player(site: Site) -> str:
     """The name of a player with two rated games, whose profile shows a rating chart."""
-    subprocess.run(
-        [sys.executable, "-c", RATED_GAMES], env=site.env, cwd=BASE_DIR, check=True, timeout=120
-    )
+    run_in_site(site, RATED_GAMES)
     return RATED_PLAYERS[0]
 
 

@@ -7,14 +7,12 @@ Run with ``pytest -m browser tests/browser``; the site runs in its own processes
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import BASE_DIR, Site, Tab
-from .helpers import register, start_game
+from .conftest import Site, Tab
+from .helpers import register, run_in_site, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -99,13 +97,7 @@ play_out(start(people(*{LONG_NAMES!r})), 1)
 
 @pytest.fixture(scope="module")
 def long_named_players(site: Site) -> None:
-    subprocess.run(
-        [sys.executable, "-c", LONG_NAMED_GAME],
-        env=site.env,
-        cwd=BASE_DIR,
-        check=True,
-        timeout=120,
-    )
+    run_in_site(site, LONG_NAMED_GAME)
 
 
 @pytest.mark.parametrize("who", ["visitor", "player"])

@@ -9,8 +9,6 @@ Run with ``pytest -m browser tests/browser``; the site runs in its own processes
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from contextlib import ExitStack
 from itertools import pairwise
@@ -19,8 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import BASE_DIR, Site, Tab, open_tab
-from .helpers import STEP_MS, broken_words, make_arena, register, start_game
+from .conftest import Site, Tab, open_tab
+from .helpers import STEP_MS, broken_words, make_arena, register, run_in_site, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -68,14 +66,7 @@ def _counts_follow_the_site(site: Site, page: Any) -> None:
     database's at the same moment rather than with a number read before."""
     deadline = time.monotonic() + STEP_MS / 1000
     while True:
-        truth = subprocess.run(
-            [sys.executable, "-c", RUNNING],
-            env=site.env,
-            cwd=BASE_DIR,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        truth = run_in_site(site, RUNNING).strip()
         shown = _games_running(page)
         if shown == int(truth):
             return
@@ -106,9 +97,7 @@ def test_the_ways_to_play_sit_in_a_row_or_a_column_and_the_counts_follow_a_game_
 
         with open_tab(browser, live_site) as bob:
             name = register(bob)
-            subprocess.run(
-                [sys.executable, "-c", STRONG, name], env=site.env, cwd=BASE_DIR, check=True
-            )
+            run_in_site(site, STRONG, name)
             start_game(bob)
             for tab in screens.values():
                 counts, featured = (

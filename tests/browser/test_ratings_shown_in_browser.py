@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import re
 import secrets
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import BASE_DIR, Site, Tab
-from .helpers import STEP_MS, site_link
+from .conftest import Site, Tab
+from .helpers import STEP_MS, run_in_site, site_link
 
 pytestmark = pytest.mark.browser
 
@@ -69,19 +67,6 @@ services.act(game.pk, last.seat, last.kind, version=game.version, cards=[str(c) 
 SHOWN_CHANGE = re.compile(r"· rating \d+ \((\+\d+|\N{MINUS SIGN}\d+|±0), provisional\)")
 
 
-def _run(site: Site, script: str, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", script, *args],
-        env=site.env,
-        cwd=BASE_DIR,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    return done.stdout
-
-
 def _change(row: str) -> str:
     """The rating words of a row of a result: "· rating 444 (+144, provisional)"."""
     found = SHOWN_CHANGE.search(row)
@@ -92,13 +77,13 @@ def _change(row: str) -> str:
 def test_a_rated_game_shows_everyones_rating_change_as_it_ends(tab: Tab, site: Site) -> None:
     page = tab.page
     names = [f"{name}-{secrets.token_hex(2)}" for name in ("ada", "ben", "cal", "dot")]
-    game_id, table_url = _run(site, ALL_BUT_THE_LAST_CARD, *names).split()
+    game_id, table_url = run_in_site(site, ALL_BUT_THE_LAST_CARD, *names).split()
 
     page.goto(table_url)
     page.locator("#board").wait_for()
     expect(page.locator("#result")).to_be_hidden()
     page.wait_for_function("() => window.__wsOpens > 0", timeout=STEP_MS)
-    _run(site, THE_LAST_CARD, game_id)
+    run_in_site(site, THE_LAST_CARD, game_id)
 
     placings = page.locator("#result .placings li")
     expect(placings).to_have_count(4, timeout=STEP_MS)
